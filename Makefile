@@ -1,0 +1,59 @@
+# Card Table Companion. `make run` serves the app; `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 5000
+TRANSLATIONS := companion/translations
+
+.PHONY: run test test-sqlite test-pg bench system-deps translations messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip 2>&1 | grep -v 'WARNING: Location' || true
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt 2>&1 | grep -v 'WARNING: Location' || true
+	$(BIN)/python -c "import flask, flask_sqlalchemy, flask_babel, flask_wtf, flask_migrate"
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(BIN)/pip install -q -r requirements-dev.txt 2>&1 | grep -v 'WARNING: Location' || true
+	$(BIN)/python -c "import pytest, hypothesis, playwright"
+	touch $@
+
+# Compiled catalogs are build products: made from the committed .po files.
+translations: $(VENV)/.runtime
+	@if ls $(TRANSLATIONS)/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
+	  $(BIN)/pybabel compile -q -f -d $(TRANSLATIONS); fi
+
+# Re-extract the strings and update every catalog (developers only).
+messages: $(VENV)/.runtime
+	$(BIN)/pybabel extract -q -F babel.cfg -k _l -k N_ -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+
+run: $(VENV)/.runtime translations
+	$(BIN)/flask --app app db upgrade
+	@$(BIN)/python scripts/show_address.py $(PORT)
+	$(BIN)/flask --app app run --host 0.0.0.0 --port $(PORT)
+
+# Chromium (browser tests) and PostgreSQL (the PG run) from Debian, when we may install them.
+system-deps:
+	@bash scripts/system_deps.sh
+
+test: system-deps $(VENV)/.dev translations
+	$(BIN)/python -m pytest -q
+	$(MAKE) --no-print-directory test-pg
+
+test-sqlite: $(VENV)/.dev translations
+	$(BIN)/python -m pytest -q
+
+# The database-backed tests again, on a throwaway PostgreSQL cluster.
+test-pg: $(VENV)/.dev translations
+	bash scripts/with_pg.sh $(BIN)/python -m pytest -q -m db -p no:playwright tests
+
+bench: $(VENV)/.dev translations
+	$(BIN)/python bench/engine.py
+	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,4 @@
+"""Entry point: ``flask --app app run`` or ``gunicorn app:app``."""
+from companion import create_app
+
+app = create_app()

@@ -1,0 +1,53 @@
+"""Card Table Companion: the application factory."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+from .config import Defaults, database_url, secret_key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder="../templates", static_folder="../static")
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_object(Defaults)
+    app.config["SECRET_KEY"] = secret_key(app.instance_path)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
+    app.config.from_pyfile("config.py", silent=True)
+    if test_config:
+        app.config.update(test_config)
+    register_extensions(app)
+    register_blueprints(app)
+    register_cli(app)
+    register_error_handlers(app)
+    return app
+
+
+def register_extensions(app: Flask) -> None:
+    from .extensions import csrf, db, migrate
+    from . import i18n
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
+    csrf.init_app(app)
+    i18n.init_app(app)
+
+
+def register_blueprints(app: Flask) -> None:
+    from .views import register
+
+    register(app)
+
+
+def register_cli(app: Flask) -> None:
+    from . import cli
+
+    cli.init_app(app)
+
+
+def register_error_handlers(app: Flask) -> None:
+    from .views import errors
+
+    errors.init_app(app)

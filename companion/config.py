@@ -1,0 +1,42 @@
+"""Configuration defaults. Secrets and the database come from the environment or the instance folder."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def secret_key(instance_path: str) -> str:
+    """SECRET_KEY from the environment, else a random key created once in the instance folder."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_urlsafe(48))
+    return path.read_text().strip()
+
+
+def database_url(instance_path: str) -> str:
+    """DATABASE_URL from the environment (postgresql://… is normalised to psycopg 3), else SQLite."""
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + str(Path(instance_path) / "companion.sqlite3")
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return url
+
+
+class Defaults:
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    WTF_CSRF_TIME_LIMIT = None  # a table stays open all evening; the token lives with the session
+    BABEL_DEFAULT_LOCALE = "en"
+    BABEL_TRANSLATION_DIRECTORIES = "translations"
+    LANGUAGES = ["en", "zh", "fr", "id", "ar", "ko"]
+    HANDS_PER_PAGE = 25
+    SESSION_COOKIE_SAMESITE = "Lax"
+    MAX_CONTENT_LENGTH = 256 * 1024

@@ -1,0 +1,221 @@
+"""Types shared by both games' rules: translatable text, errors, switches, verdicts, settlements.
+
+Pure Python: nothing here imports Flask or the database.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Mapping
+
+
+class Text(str):
+    """An English sentence that remembers its template and parameters.
+
+    It *is* a ``str`` (so ``reason`` and ``steps`` are plain sentences), and the web layer can
+    translate it with ``gettext(text.template).format(**text.params)``. Templates are marked
+    with :func:`N_` so that ``pybabel extract -k N_`` finds them.
+    """
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None):
+        params = dict(params or {})
+        obj = super().__new__(cls, template.format(**params) if params else template)
+        obj.template = template
+        obj.params = params
+        return obj
+
+    def __reduce__(self):  # keep pickling/copying working
+        return (Text, (self.template, self.params))
+
+
+def N_(template: str, **params: Any) -> Text:
+    """Mark a sentence for translation and fill in its parameters."""
+    return Text(template, params)
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input.
+
+    ``message`` is a :class:`Text`; ``code`` a stable machine code; ``field`` names the input
+    that is wrong (``"play"``, ``"losers.B.jokers"``, ``"rules.tripleFollow"`` …) or is None.
+    """
+
+    default_code = "invalid"
+
+    def __init__(self, message: Text | str, *, code: str | None = None, field: str | None = None):
+        if not isinstance(message, Text):
+            message = Text(message)
+        super().__init__(str(message))
+        self.message = message
+        self.code = code or self.default_code
+        self.field = field
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": str(self.message), "field": self.field}
+
+
+class RulesError(EngineError):
+    default_code = "bad_rules"
+
+
+class FactsError(EngineError):
+    default_code = "bad_facts"
+
+
+# --------------------------------------------------------------------------------------------
+# House-rule switches
+
+
+def snake(name: str) -> str:
+    """``tripleFollow`` -> ``triple_follow``; snake_case stays as it is."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One house-rule switch: its key (snake_case), allowed values, and a one-line explanation.
+
+    ``choices`` is a tuple of allowed values; for free numbers ``kind`` is "int" or "number" and
+    ``choices`` is empty. ``bool`` switches have choices (False, True).
+    """
+
+    key: str
+    help: Text
+    choices: tuple = ()
+    kind: str = "choice"  # "choice" | "bool" | "int" | "number"
+    minimum: float | None = None
+
+    def coerce(self, value: Any) -> Any:
+        field_name = f"rules.{self.key}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "off", "no", "0"):
+                return False
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            raise RulesError(N_("The house rule '{key}' must be true or false, not '{value}'.",
+                                key=self.key, value=value), field=field_name)
+        if self.kind in ("int", "number"):
+            try:
+                if isinstance(value, bool):
+                    raise ValueError
+                number = int(value) if self.kind == "int" else Decimal(str(value))
+                if self.kind == "int" and str(value).strip() not in (str(number),) and not isinstance(value, int):
+                    raise ValueError
+            except (ValueError, ArithmeticError):
+                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
+                                    key=self.key, value=value), field=field_name) from None
+            if self.kind == "number" and not number.is_finite():
+                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
+                                    key=self.key, value=value), field=field_name)
+            if self.minimum is not None and number < self.minimum:
+                raise RulesError(N_("The house rule '{key}' must be at least {minimum}, not {value}.",
+                                    key=self.key, minimum=self.minimum, value=value), field=field_name)
+            return number if self.kind == "int" else (int(number) if number == int(number) else float(number))
+        if value in self.choices:
+            return value
+        # accept the same value written in another case or camelCase
+        for choice in self.choices:
+            if isinstance(choice, str) and isinstance(value, str) and snake(choice) == snake(value):
+                return choice
+        raise RulesError(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.",
+                            key=self.key, value=value,
+                            choices=", ".join(str(c) for c in self.choices)), field=field_name)
+
+
+def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | None, base=None):
+    """Build a frozen Rules dataclass from a dict of switches (camelCase or snake_case keys).
+
+    Unknown keys and values raise :class:`RulesError` naming the key and the allowed values.
+    """
+    if data is None:
+        return base if base is not None else cls()
+    if not isinstance(data, Mapping):
+        raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
+    values = {}
+    for raw_key, value in data.items():
+        key = snake(str(raw_key))
+        if key not in switches:
+            raise RulesError(N_("Unknown house rule '{key}'. Known rules: {known}.",
+                                key=raw_key, known=", ".join(sorted(switches))),
+                             code="unknown_rule", field=f"rules.{raw_key}")
+        values[key] = switches[key].coerce(value)
+    return dataclasses.replace(base if base is not None else cls(), **values)
+
+
+def rules_to_dict(rules) -> dict:
+    """The switches of a Rules value as a plain JSON-able dict (snake_case keys)."""
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a set of cards as a combination.
+
+    ``rank``: the rank of a same-rank group, or the LOW rank of a sequence; ``length``: number of
+    cards; ``cards``: the physical cards; ``values``: the rank each card stands for (jokers
+    resolved), in the same order as a sorted reading; ``extra``: game-specific facts
+    (e.g. ``suit`` and ``pure`` of a 510K, ``soft`` of a bomb).
+    """
+
+    type: str
+    rank: int
+    length: int
+    cards: tuple
+    values: tuple = ()
+    extra: tuple = ()  # tuple of (key, value) pairs, hashable
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.extra).get(key, default)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    code: str
+    reason: Text
+    play: Reading | None = None
+    readings: tuple = ()
+
+
+@dataclass
+class Settlement:
+    """``deltas``: name -> points × stake (ints when the stake is whole); ``points``: name -> integer
+    points before the stake; ``steps``: plain sentences. 大冶打拱 fills ``winners``, ``arch`` and
+    ``multiplier``."""
+
+    deltas: dict
+    steps: list
+    points: dict = field(default_factory=dict)
+    winners: list | None = None
+    arch: str | None = None
+    multiplier: int | None = None
+    next_dealer: str | None = None
+
+
+def apply_stake(points: Mapping[str, int], stake) -> dict:
+    """Multiply integer points by the stake; keep ints when the result is whole."""
+    if isinstance(stake, bool) or not isinstance(stake, (int, float, Decimal)):
+        try:
+            stake = Decimal(str(stake))
+        except ArithmeticError:
+            raise FactsError(N_("The stake must be a number, not '{value}'.", value=stake), field="stake") from None
+    if stake == 1:
+        return {name: int(p) for name, p in points.items()}
+    out = {}
+    for name, p in points.items():
+        value = Decimal(str(stake)) * p
+        out[name] = int(value) if value == value.to_integral_value() else float(value)
+    return out

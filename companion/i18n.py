@@ -1,0 +1,53 @@
+"""Languages: Flask-Babel set-up, the locale choice, and translation of engine sentences."""
+from __future__ import annotations
+
+from flask import Flask, g, request
+from flask_babel import get_locale, gettext
+
+from .engine.common import Text
+from .extensions import babel
+
+LANGUAGE_NAMES = {"en": "English", "zh": "中文", "fr": "Français", "id": "Bahasa Indonesia",
+                  "ar": "العربية", "ko": "한국어"}
+
+
+def select_locale() -> str:
+    """?lang= (remembered in a cookie by the after-request hook), then the cookie, then the browser."""
+    from flask import current_app
+
+    languages = current_app.config["LANGUAGES"]
+    choice = request.args.get("lang") or request.cookies.get("lang")
+    if choice in languages:
+        return choice
+    return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+def tr(text) -> str:
+    """Translate an engine :class:`Text` (template + parameters); other strings pass through."""
+    if isinstance(text, Text):
+        translated = gettext(text.template) if text.params else gettext(text.template)
+        try:
+            return translated.format(**text.params)
+        except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
+            return str(text)
+    return text
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale)
+
+    @app.context_processor
+    def inject_language():
+        locale = get_locale()
+        return {"lang": locale.language if locale else "en",
+                "text_dir": locale.text_direction if locale else "ltr",
+                "languages": LANGUAGE_NAMES}
+
+    @app.after_request
+    def remember_language(response):
+        choice = request.args.get("lang")
+        if choice and choice in app.config["LANGUAGES"] and request.cookies.get("lang") != choice:
+            response.set_cookie("lang", choice, max_age=365 * 24 * 3600, samesite="Lax")
+        return response
+
+    app.jinja_env.filters["tr"] = tr

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the tests need from Debian when it is missing: Chromium (browser tests) and
+# PostgreSQL (the PostgreSQL run). Without root or apt it says what is missing and goes on;
+# the browser tests then skip with that reason (never in CI, where CI=true makes them fail).
+set -u
+need=()
+[ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium)
+ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing ${need[*]} from Debian (once)…"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null && apt-get install -y -q "${need[@]}" >/dev/null \
+    || { echo "apt-get install ${need[*]} failed" >&2; exit 1; }
+else
+  echo "Not installed: ${need[*]}. Install them with your package manager (e.g. sudo apt-get install ${need[*]})." >&2
+fi
