@@ -131,8 +131,11 @@ class Switch:
                             choices=", ".join(str(c) for c in self.choices)), field=field_name)
 
 
-def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | None, base=None):
+def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | None, base=None,
+                aliases: Mapping[str, str] | None = None):
     """Build a frozen Rules dataclass from a dict of switches (camelCase or snake_case keys).
+
+    ``aliases`` maps other spellings (e.g. the rules file's ``maxJokersIn510K``) to field names.
 
     Unknown keys and values raise :class:`RulesError` naming the key and the allowed values.
     """
@@ -142,7 +145,7 @@ def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | N
         raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
     values = {}
     for raw_key, value in data.items():
-        key = snake(str(raw_key))
+        key = (aliases or {}).get(str(raw_key)) or snake(str(raw_key))
         if key not in switches:
             raise RulesError(N_("Unknown house rule '{key}'. Known rules: {known}.",
                                 key=raw_key, known=", ".join(sorted(switches))),

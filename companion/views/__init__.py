@@ -3,6 +3,10 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import main
+    from ..extensions import csrf
+    from . import api, check, hands, main, tables
 
-    app.register_blueprint(main.bp)
+    for module in (main, tables, hands, check):
+        app.register_blueprint(module.bp)
+    csrf.exempt(api.bp)  # JSON API: no cookies are trusted; writes need the table's edit token
+    app.register_blueprint(api.bp, url_prefix="/api/v1")
