@@ -1,19 +1,183 @@
-"""flask commands. Every rule decision is the engine's."""
+"""flask commands: ``check``, ``settle``, ``demo``. Every rule decision is the engine's.
+
+The CLI validates its input with the same helpers as the JSON API (views/api.py), so a command
+and a request with the same data give the same answer and the same error messages.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+
 import click
-from flask import Flask
+from flask import Flask, current_app
+
+
+@contextmanager
+def _request_context(lang: str | None):
+    """Flask-Babel needs a request to choose the language; ``--lang`` picks it."""
+    headers = {"Accept-Language": lang} if lang else {}
+    with current_app.test_request_context("/", headers=headers):
+        yield
+
+
+def _fail(error) -> None:
+    """Print an API/engine error the way the API words it, and exit with status 2."""
+    from .engine.common import EngineError
+    from .i18n import tr
+    from .views.api import ApiError
+
+    if isinstance(error, ApiError):
+        message, field = error.message, error.field
+    elif isinstance(error, EngineError):
+        message, field = tr(error.message), error.field
+    else:
+        raise error
+    click.echo(f"error: {message}" + (f" [{field}]" if field else ""), err=True)
+    sys.exit(2)
+
+
+def _number(value) -> str:
+    return f"+{value}" if isinstance(value, (int, float)) and value > 0 else str(value)
 
 
 def init_app(app: Flask) -> None:
     @app.cli.command("check")
-    @click.option("--game", type=click.Choice(["gandengyan", "dagong"]), default="gandengyan")
-    @click.option("--preset", default=None)
+    @click.option("--game", type=click.Choice(["gandengyan", "dagong"]), default="gandengyan",
+                  show_default=True)
+    @click.option("--preset", default=None, help="House-rules preset (gandengyan: source qq m2 xiangshan; dagong: daye).")
+    @click.option("--rules", "rules_json", default=None, help='House-rule switches as JSON, e.g. \'{"triple_is_bomb": true}\'.')
+    @click.option("--players", type=int, default=None, help="Players at the table (decides the decks).")
+    @click.option("--previous-as", default=None, help="What the cards on the table stand for, e.g. '5 5 5'.")
+    @click.option("--play-as", default=None, help="What the played cards stand for.")
+    @click.option("--lang", default=None, help="Language of the reason (en, zh, fr, id, ar, ko).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the answer as the JSON API does.")
     @click.argument("previous")
     @click.argument("play")
-    def check_command(game, preset, previous, play):
-        """Is PLAY legal on PREVIOUS? Use '-' for a lead."""
-        from .engine import dagong, gandengyan
+    def check_command(game, preset, rules_json, players, previous_as, play_as, lang, as_json, previous, play):
+        """Is PLAY legal on PREVIOUS? Use '-' for PREVIOUS when PLAY leads a new trick.
 
-        module = gandengyan if game == "gandengyan" else dagong
-        rules = module.PRESETS[preset] if preset else module.Rules()
-        verdict = module.check(None if previous == "-" else previous, play, rules)
-        click.echo(("legal" if verdict.legal else "illegal") + f" ({verdict.code}): {verdict.reason}")
+        Exit status: 0 legal, 1 not legal, 2 bad input.
+        """
+        from .engine.common import EngineError
+        from .views.api import ApiError, check_request, parse_json_text
+
+        body = {"game": game, "previous": None if previous.strip() in ("-", "") else previous, "play": play,
+                "players": players, "previous_as": previous_as, "play_as": play_as, "preset": preset}
+        with _request_context(lang):
+            try:
+                if rules_json is not None:
+                    body["rules"] = parse_json_text(rules_json)
+                answer = check_request(body)
+            except (ApiError, EngineError) as error:
+                _fail(error)
+        if as_json:
+            click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+        else:
+            word = "legal" if answer["legal"] else "illegal"
+            click.echo(f"{word} ({answer['code']}): {answer['reason']}")
+            if answer["play"]:
+                click.echo(f"reading used: {answer['play']['type']} {answer['play']['reading']}")
+            if len(answer["readings"]) > 1:
+                click.echo("all readings: " + "; ".join(f"{r['type']} {r['reading']}" for r in answer["readings"]))
+        sys.exit(0 if answer["legal"] else 1)
+
+    @app.cli.command("settle")
+    @click.option("--lang", default=None, help="Language of the steps (en, zh, fr, id, ar, ko).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the answer as the JSON API does.")
+    @click.argument("source", type=click.File("rb"))
+    def settle_command(lang, as_json, source):
+        """Settle one hand: SOURCE is a JSON file (or - for standard input) shaped like the
+        body of POST /api/v1/settle. Prints each player's delta and the steps."""
+        from .engine.common import EngineError
+        from flask_babel import gettext as _
+
+        from .views.api import ApiError, parse_json_text, settle_request
+
+        with _request_context(lang):
+            try:
+                body = parse_json_text(source.read())
+                if not isinstance(body, dict):
+                    raise ApiError(400, "not_an_object", _("The JSON must be an object ({…}) like the body of "
+                                                             "POST /api/v1/settle."))
+                answer = settle_request(body)
+            except (ApiError, EngineError) as error:
+                _fail(error)
+        if as_json:
+            click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+            return
+        width = max((len(str(name)) for name in answer["deltas"]), default=0)
+        for name, delta in answer["deltas"].items():
+            click.echo(f"{str(name):<{width}}  {_number(delta)}")
+        if answer.get("arch"):
+            click.echo(f"winners: {', '.join(answer['winners'])}; {answer['arch']} ×{answer['multiplier']}")
+        click.echo("")
+        for step in answer["steps"]:
+            click.echo(f"- {step}")
+
+    @app.cli.command("demo")
+    @click.option("--base-url", default="http://localhost:5000", show_default=True,
+                  help="Where the app is served, for the printed links.")
+    def demo_command(base_url):
+        """Create a demo table of each game with a few hands (through scoring) and print their links."""
+        from . import scoring
+        from .engine.common import EngineError
+        from .extensions import db
+
+        tables = []
+        try:
+            for spec in DEMO_TABLES:
+                table = scoring.create_table(**spec["table"])
+                for i, facts in enumerate(spec["hands"]):
+                    scoring.record_hand(table, facts, request_id=f"demo-{i}", device="demo")
+                tables.append(table)
+        except EngineError as error:
+            db.session.rollback()
+            _fail(error)
+        with current_app.test_request_context("/", base_url=base_url):
+            from .views.api import _url
+
+            for table in tables:
+                rows = scoring.standings(table)
+                click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
+                page = _url("tables.show", public_id=table.public_id, token=table.edit_token)
+                click.echo(f"  page:  {page or base_url + '/'}")
+                click.echo(f"  api:   {_url('api.get_table', public_id=table.public_id)}")
+                click.echo(f"  token: {table.edit_token}")
+                click.echo("  standings: " + ", ".join(
+                    f"{_attr(r, 'name')} {_number(int(_attr(r, 'points') or 0))}" for r in rows))
+
+
+def _attr(row, key):
+    from .views.api import _row
+
+    return _row(row, key)
+
+
+DEMO_TABLES = [
+    {"table": dict(game="gandengyan", name="Demo 干瞪眼", players=["Ana", "Bo", "Chen", "Dee"], stake="0.5",
+                   currency="¥", preset="source", rules=None, notes="Demo table", first_dealer="Ana"),
+     "hands": [
+         {"players": ["Ana", "Bo", "Chen", "Dee"], "winner": "Ana",
+          "losers": {"Bo": {"cards": 3, "jokers": 0}, "Chen": {"cards": 5, "jokers": 1},
+                     "Dee": {"cards": 1, "jokers": 0}}},
+         {"players": ["Ana", "Bo", "Chen", "Dee"], "winner": "Chen",
+          "losers": {"Ana": {"cards": 2, "jokers": 0}, "Bo": {"cards": 4, "jokers": 0},
+                     "Dee": {"cards": 6, "jokers": 2}}},
+         {"players": ["Ana", "Bo", "Chen", "Dee"], "winner": "Bo",
+          "losers": {"Ana": {"cards": 1, "jokers": 0}, "Chen": {"cards": 2, "jokers": 1},
+                     "Dee": {"cards": 3, "jokers": 0}}},
+     ]},
+    {"table": dict(game="dagong", name="Demo 大冶打拱", players=["P1", "P2", "P3", "P4"], stake="1",
+                   currency="", preset="daye", rules=None, notes="Demo table", first_dealer="P1"),
+     "hands": [
+         {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3", "shout": None,
+          "order": ["P1", "P2", "P3", "P4"], "captured": {"P1": 60, "P2": 50, "P3": 30, "P4": 40},
+          "last_hand_points": 20},
+         {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3", "shout": None,
+          "order": ["P1", "P3"], "captured": {"P1": 120, "P2": 0, "P3": 80, "P4": 0},
+          "last_hand_points": 0},
+         {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": None, "shout": "P3",
+          "order": ["P3"], "captured": {}, "last_hand_points": 0},
+     ]},
+]
