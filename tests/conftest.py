@@ -1,13 +1,117 @@
-"""Shared fixtures. Engine tests need none of these; web tests get a fresh database per test."""
+"""Shared fixtures. Engine tests need none of these; web tests get a fresh database per test.
+
+* ``app``: the application over a fresh database — a temporary SQLite file, or the PostgreSQL
+  server in ``DATABASE_URL`` (``make test-pg``), emptied before every test. CSRF is off for the
+  test client (``client``); ``runner`` is the CLI runner.
+* ``live_server``: a real threaded werkzeug server on 127.0.0.1 (a free port) over its own fresh
+  database, CSRF ON. It is a ``str`` (the base URL) with ``.app`` for looking at the database.
+"""
 import os
+import threading
 
 import pytest
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
 
+TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables")
+_pg_ready = False
+
 
 def pytest_collection_modifyitems(config, items):
-    """Every test that uses the database (the ``app`` fixture) is marked ``db`` for make test-pg."""
+    """Every test that uses the database (``app`` or ``live_server``) is marked ``db`` for make
+    test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright."""
     for item in items:
-        if "app" in getattr(item, "fixturenames", ()):
+        names = getattr(item, "fixturenames", ())
+        if "page" in names:
+            item.add_marker(pytest.mark.browser)
+        elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)
+
+
+def fresh_database(app) -> None:
+    """An empty schema: create_all on a new SQLite file; on PostgreSQL, the schema once per
+    session (dropping whatever was there) and then TRUNCATE before every test."""
+    global _pg_ready
+    from sqlalchemy import text
+
+    from companion.extensions import db
+
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            db.create_all()
+            return
+        if not _pg_ready:
+            with db.engine.begin() as conn:
+                conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.drop_all()
+            db.create_all()
+            _pg_ready = True
+        else:
+            with db.engine.begin() as conn:
+                conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+
+
+def forget_pg_schema() -> None:
+    """Tests that rebuild the schema themselves (the migration test) call this afterwards."""
+    global _pg_ready
+    _pg_ready = False
+
+
+def make_app(tmp_path, **config):
+    from companion import create_app
+
+    from companion.config import database_url
+
+    url = database_url(str(tmp_path)) if os.environ.get("DATABASE_URL") else f"sqlite:///{tmp_path}/test.sqlite3"
+    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False}
+    settings.update(config)
+    app = create_app(settings)
+    fresh_database(app)
+    return app
+
+
+def close_app(app) -> None:
+    from companion.extensions import db
+
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    close_app(app)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+class LiveServer(str):
+    """The base URL (``http://127.0.0.1:PORT``); ``.app`` is the served application."""
+
+    app = None
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    from werkzeug.serving import make_server
+
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = LiveServer(f"http://127.0.0.1:{server.server_port}")
+    url.app = app
+    yield url
+    server.shutdown()
+    thread.join(5)
+    close_app(app)

@@ -1,5 +1,7 @@
 from flask import Blueprint, render_template
 
+from .. import models  # noqa: F401  (registers the models with the metadata)
+
 bp = Blueprint("main", __name__)
 
 

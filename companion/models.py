@@ -1,0 +1,162 @@
+"""The database: tables, players, hands, their deltas, and the append-only history of changes.
+
+Facts are stored by player NAME (the engine's input); deltas by player id. Standings are one SQL
+aggregate over ``HandDelta`` of active hands (see :func:`companion.scoring.standings`).
+"""
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timezone
+from decimal import Decimal
+from typing import Any, Optional
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+GAMES = ("gandengyan", "dagong")
+ACTIVE, VOID = "active", "void"
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_public_id() -> str:
+    """128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_edit_token() -> str:
+    """192 random bits, URL-safe (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+class Table(db.Model):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    edit_token: Mapped[str] = mapped_column(String(64), default=new_edit_token)
+    game: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(80))
+    # Money per point, kept as an exact decimal string ("0.5"); see the ``stake`` property.
+    stake_text: Mapped[str] = mapped_column("stake", String(32), default="0")
+    currency: Mapped[str] = mapped_column(String(12), default="")
+    preset: Mapped[Optional[str]] = mapped_column(String(32))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rules_version: Mapped[int] = mapped_column(Integer, default=1)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    first_dealer: Mapped[Optional[str]] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    # The last hand number handed out (void hands keep their number).
+    hand_seq: Mapped[int] = mapped_column(Integer, default=0)
+
+    players: Mapped[list["Player"]] = relationship(
+        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
+
+    @property
+    def stake(self) -> Decimal:
+        return Decimal(self.stake_text or "0")
+
+    @stake.setter
+    def stake(self, value) -> None:
+        self.stake_text = str(Decimal(str(value)).normalize()) if value is not None else "0"
+        if "E" in self.stake_text:  # normalize() may give 1E+1
+            self.stake_text = format(Decimal(self.stake_text), "f")
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def __repr__(self) -> str:
+        return f"<Table {self.public_id} {self.game} {self.name!r}>"
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_players_table_seat"),
+                      UniqueConstraint("table_id", "name", name="uq_players_table_name"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)  # 0…n−1, counter-clockwise play order
+    name: Mapped[str] = mapped_column(String(40))
+
+    table: Mapped[Table] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.seat} {self.name!r}>"
+
+
+class Hand(db.Model):
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_hands_table_number"),
+                      UniqueConstraint("table_id", "request_id", name="uq_hands_table_request"),
+                      Index("ix_hands_table_status", "table_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(8), default=ACTIVE)
+    request_id: Mapped[str] = mapped_column(String(64))
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    # What the engine said, kept for the lists: {"winners": [...], "arch", "multiplier"}.
+    outcome: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    next_dealer: Mapped[Optional[str]] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[Table] = relationship()
+    deltas: Mapped[list["HandDelta"]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", passive_deletes=True)
+
+    @property
+    def active(self) -> bool:
+        return self.status == ACTIVE
+
+    def __repr__(self) -> str:
+        return f"<Hand {self.number} {self.status} r{self.revision}>"
+
+
+class HandDelta(db.Model):
+    __tablename__ = "hand_deltas"
+    __table_args__ = (UniqueConstraint("hand_id", "player_id", name="uq_hand_deltas_hand_player"),
+                      Index("ix_hand_deltas_player", "player_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    points: Mapped[int] = mapped_column(Integer)
+
+    hand: Mapped[Hand] = relationship(back_populates="deltas")
+    player: Mapped[Player] = relationship()
+
+
+class HandEvent(db.Model):
+    """Append-only: one row per create / edit / void / restore / undo. Never updated."""
+
+    __tablename__ = "hand_events"
+    __table_args__ = (Index("ix_hand_events_table", "table_id", "id"),
+                      Index("ix_hand_events_hand", "hand_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))  # create | edit | void | restore | undo
+    # Snapshots {"facts", "status", "points": {name: int}}; None before a create.
+    before: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    after: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    hand_revision: Mapped[int] = mapped_column(Integer)  # the hand's revision after this change
+    undoes_id: Mapped[Optional[int]] = mapped_column(ForeignKey("hand_events.id"))
+    device: Mapped[str] = mapped_column(String(60), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    hand: Mapped[Hand] = relationship()
+
+    def __repr__(self) -> str:
+        return f"<HandEvent {self.kind} hand={self.hand_id}>"

@@ -1,0 +1,533 @@
+"""Tables and hands: validate with the engine -> settle -> store, one transaction per change.
+
+Web pages, the JSON API and the CLI all call these functions; none of them re-implements a rule.
+Facts are stored by player name (the engine's input); deltas by player id (integer points).
+Money = points × the table's stake, computed when shown.
+
+Concurrency: every write first bumps the table's row (``revision``, and ``hand_seq`` for a new
+hand) with one UPDATE. That row lock serialises writers of one table on SQLite and PostgreSQL alike,
+so hand numbers, request ids and revisions are checked against committed data.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterable, NamedTuple
+
+from sqlalchemy import desc, func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .engine.common import EngineError, N_, rules_to_dict
+from .extensions import db
+from .models import ACTIVE, GAMES, VOID, Hand, HandDelta, HandEvent, Player, Table, utcnow
+
+NAME_MAX = 80
+PLAYER_NAME_MAX = 40
+NOTES_MAX = 2000
+CURRENCY_MAX = 12
+STAKE_MAX = Decimal("1000000")
+DEVICE_MAX = 60
+PLAYER_COUNTS = {"gandengyan": (2, 6), "dagong": (4, 4)}
+
+
+class ScoringError(EngineError):
+    """Bad input at the table level (not a rule): unknown hand, stale edit, bad name …"""
+
+    default_code = "invalid"
+
+
+class NotFound(ScoringError):
+    default_code = "not_found"
+
+
+class Conflict(ScoringError):
+    """The hand changed since the page was loaded. ``current`` is the stored Hand, ``submitted`` the
+    facts that were sent (None for a void/restore)."""
+
+    default_code = "conflict"
+
+    def __init__(self, message, *, current: Hand, submitted: Any = None, code=None, field=None):
+        super().__init__(message, code=code, field=field)
+        self.current = current
+        self.submitted = submitted
+
+
+class Standing(NamedTuple):
+    player_id: int
+    name: str
+    seat: int
+    points: int
+    money: Decimal
+
+
+# --------------------------------------------------------------------------------------------
+# Engine access
+
+
+def engine_for(game: str):
+    if game not in GAMES:
+        raise ScoringError(N_("Unknown game '{game}': choose gandengyan or dagong.", game=game),
+                           code="bad_game", field="game")
+    return importlib.import_module(f"companion.engine.{game}")
+
+
+def table_rules(table: Table):
+    """The table's pinned rules as the engine's Rules value."""
+    return engine_for(table.game).rules_from_dict(dict(table.rules or {}))
+
+
+def _prepare_facts(table: Table, facts: Any) -> dict:
+    if not isinstance(facts, dict):
+        raise ScoringError(N_("The hand's record must be a set of facts (a JSON object)."),
+                           code="bad_facts", field="facts")
+    facts = dict(facts)
+    names = table.player_names
+    given = facts.get("players")
+    if given is None:
+        facts["players"] = names
+    elif not isinstance(given, (list, tuple)) or list(given) != names:
+        raise ScoringError(N_("The players must be this table's players in seat order: {names}.",
+                              names=", ".join(names)), code="bad_players", field="players")
+    else:
+        facts["players"] = list(given)
+    try:
+        return json.loads(json.dumps(facts))
+    except (TypeError, ValueError):
+        raise ScoringError(N_("The hand's record contains values that are not numbers, text or lists."),
+                           code="bad_facts", field="facts") from None
+
+
+def settlement_for(table: Table, facts: Any):
+    """The engine's Settlement for these facts at this table (money at the table's stake); stores nothing."""
+    facts = _prepare_facts(table, facts)
+    module = engine_for(table.game)
+    rules = table_rules(table)
+    return module.settle(facts, rules, stake=table.stake if table.stake else 1)
+
+
+def _settle_points(table: Table, facts: dict):
+    module = engine_for(table.game)
+    rules = table_rules(table)
+    if hasattr(module, "validate_facts"):
+        module.validate_facts(facts, rules)
+    settlement = module.settle(facts, rules, stake=1)
+    points = {name: int(settlement.points.get(name, 0)) for name in table.player_names}
+    if sum(points.values()) != 0:  # the engine is zero-sum; refuse to store anything else
+        raise ScoringError(N_("The settlement does not add up to zero; nothing was saved."),
+                           code="not_zero_sum")
+    outcome = {"winners": list(settlement.winners) if settlement.winners else
+               ([facts["winner"]] if isinstance(facts.get("winner"), str) else []),
+               "arch": settlement.arch, "multiplier": settlement.multiplier}
+    return settlement, points, outcome
+
+
+# --------------------------------------------------------------------------------------------
+# Tables
+
+
+def _clean_text(value: Any, field: str, maximum: int, *, required: bool, label: str) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise ScoringError(N_("{label} must be text.", label=label), code="bad_text", field=field)
+    value = " ".join(value.split())  # no newlines/tabs, no doubled spaces
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+        raise ScoringError(N_("{label} contains control characters.", label=label),
+                           code="bad_text", field=field)
+    if required and not value:
+        raise ScoringError(N_("{label} is required.", label=label), code="required", field=field)
+    if len(value) > maximum:
+        raise ScoringError(N_("{label} is too long: at most {maximum} characters, not {length}.",
+                              label=label, maximum=maximum, length=len(value)),
+                           code="too_long", field=field)
+    return value
+
+
+def parse_stake(stake: Any) -> Decimal:
+    if stake is None or (isinstance(stake, str) and not stake.strip()):
+        return Decimal("0")
+    if isinstance(stake, bool):
+        stake = "x"
+    try:
+        value = Decimal(str(stake).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        raise ScoringError(N_("The stake must be a number such as 1 or 0.5, not '{value}'.", value=stake),
+                           code="bad_stake", field="stake") from None
+    if not value.is_finite() or value < 0:
+        raise ScoringError(N_("The stake must be zero or a positive number, not '{value}'.", value=stake),
+                           code="bad_stake", field="stake")
+    if value > STAKE_MAX:
+        raise ScoringError(N_("The stake is too large: at most {maximum}.", maximum=STAKE_MAX),
+                           code="bad_stake", field="stake")
+    if value != value.quantize(Decimal("0.0001")):
+        raise ScoringError(N_("The stake may have at most 4 decimals, not '{value}'.", value=stake),
+                           code="bad_stake", field="stake")
+    return value
+
+
+def create_table(*, game, name, players, stake="0", currency="", preset=None, rules=None,
+                 notes="", first_dealer=None) -> Table:
+    """Validate everything (rules through the engine), store the table and its players, commit."""
+    module = engine_for(game)
+    name = _clean_text(name, "name", NAME_MAX, required=True, label=N_("The table's name"))
+    if not isinstance(players, (list, tuple)):
+        raise ScoringError(N_("The players must be a list of names in seat order."),
+                           code="bad_players", field="players")
+    names = []
+    for i, player in enumerate(players):
+        names.append(_clean_text(player, f"players.{i}", PLAYER_NAME_MAX, required=True,
+                                 label=N_("Player {n}'s name", n=i + 1)))
+    seen: dict[str, int] = {}
+    for i, player in enumerate(names):
+        key = player.casefold()
+        if key in seen:
+            raise ScoringError(N_("'{name}' is listed twice; every player needs a different name.",
+                                  name=player), code="duplicate_player", field=f"players.{i}")
+        seen[key] = i
+    low, high = PLAYER_COUNTS[game]
+    if not low <= len(names) <= high:
+        if low == high:
+            message = N_("This game needs exactly {count} players, not {n}.", count=low, n=len(names))
+        else:
+            message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=len(names))
+        raise ScoringError(message, code="player_count", field="players")
+    stake_value = parse_stake(stake)
+    currency = _clean_text(currency, "currency", CURRENCY_MAX, required=False, label=N_("The currency"))
+    notes = _clean_text(notes, "notes", NOTES_MAX, required=False, label=N_("The notes"))
+    if preset in ("", None):
+        preset = None
+    elif preset not in module.PRESETS:
+        raise ScoringError(N_("Unknown preset '{preset}'. Known presets: {known}.",
+                              preset=preset, known=", ".join(module.PRESETS)),
+                           code="bad_preset", field="preset")
+    rules_value = module.rules_from_dict(dict(rules) if rules else None, preset=preset)
+    if game == "gandengyan" and hasattr(module, "decks"):
+        module.decks(rules_value, len(names))  # the engine refuses a player count its rules cannot deal
+    if first_dealer in ("", None):
+        first_dealer = None
+    elif first_dealer not in names:
+        raise ScoringError(N_("The first dealer must be one of the players, not '{name}'.", name=first_dealer),
+                           code="bad_dealer", field="first_dealer")
+    table = Table(game=game, name=name, currency=currency, preset=preset,
+                  rules=json.loads(json.dumps(rules_to_dict(rules_value), default=str)),
+                  notes=notes, first_dealer=first_dealer)
+    table.stake = stake_value
+    table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    db.session.add(table)
+    db.session.commit()
+    return table
+
+
+def get_table(public_id: str) -> Table | None:
+    if not isinstance(public_id, str) or not 10 <= len(public_id) <= 32:
+        return None
+    return db.session.scalar(select(Table).where(Table.public_id == public_id))
+
+
+def check_edit_token(table: Table, token: Any) -> bool:
+    import hmac
+
+    return isinstance(token, str) and bool(token) and hmac.compare_digest(
+        token.encode(), table.edit_token.encode())
+
+
+def _lock(table: Table, *, new_hand: bool = False) -> None:
+    """Bump the table row first: the row lock serialises this table's writers until commit."""
+    values = {"revision": Table.revision + 1, "updated_at": utcnow()}
+    if new_hand:
+        values["hand_seq"] = Table.hand_seq + 1
+    db.session.execute(update(Table).where(Table.id == table.id).values(**values)
+                       .execution_options(synchronize_session=False))
+    db.session.refresh(table, ["revision", "hand_seq"])
+
+
+# --------------------------------------------------------------------------------------------
+# Hands
+
+
+def _device(device: Any) -> str:
+    return (str(device) if device else "")[:DEVICE_MAX]
+
+
+def _snapshot(hand: Hand, points_by_name: dict | None = None) -> dict:
+    if points_by_name is None:
+        names = {p.id: p.name for p in hand.table.players}
+        points_by_name = {names[d.player_id]: d.points for d in hand.deltas}
+    return {"facts": hand.facts, "status": hand.status, "points": points_by_name}
+
+
+def _set_deltas(hand: Hand, table: Table, points: dict) -> None:
+    by_player = {d.player_id: d for d in hand.deltas}
+    for player in table.players:
+        value = points.get(player.name, 0)
+        if player.id in by_player:
+            by_player[player.id].points = value
+        else:
+            hand.deltas.append(HandDelta(player_id=player.id, points=value))
+
+
+def _find_by_request(table: Table, request_id: str) -> Hand | None:
+    return db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.request_id == request_id))
+
+
+def get_hand(table: Table, number: Any) -> Hand | None:
+    try:
+        number = int(number)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(number, bool) or not 0 < number < 2**31:
+        return None
+    return db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.number == number))
+
+
+def _require_hand(table: Table, number: Any) -> Hand:
+    hand = get_hand(table, number)
+    if hand is None:
+        raise NotFound(N_("This table has no hand number {number}.", number=number), field="number")
+    return hand
+
+
+def _check_revision(revision: Any) -> int:
+    try:
+        if isinstance(revision, bool):
+            raise ValueError
+        return int(revision)
+    except (TypeError, ValueError):
+        raise ScoringError(N_("The hand's revision is missing or not a number; reload the page."),
+                           code="bad_revision", field="revision") from None
+
+
+def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
+                expected_number: int | None = None) -> Hand:
+    """Settle and store a new hand. The same ``request_id`` again returns the stored hand and records
+    nothing. ``expected_number`` (the number the form was opened for): when another hand was recorded
+    in between, raise :class:`Conflict` with that hand as ``current``."""
+    if not isinstance(request_id, str) or not 1 <= len(request_id.strip()) <= 64:
+        raise ScoringError(N_("Each recorded hand needs a request id of 1 to 64 characters."),
+                           code="bad_request_id", field="request_id")
+    request_id = request_id.strip()
+    existing = _find_by_request(table, request_id)
+    if existing is not None:
+        return existing
+    facts = _prepare_facts(table, facts)
+    _settlement, points, outcome = _settle_points(table, facts)
+    try:
+        _lock(table, new_hand=True)
+        existing = _find_by_request(table, request_id)
+        if existing is not None:
+            db.session.rollback()
+            return existing
+        if expected_number is not None and table.hand_seq > int(expected_number):
+            current = get_hand(table, int(expected_number))
+            if current is not None:
+                db.session.rollback()
+                raise Conflict(N_("Someone else recorded hand {number} while you were entering yours.",
+                                  number=current.number), current=current, submitted=facts,
+                               code="hand_recorded_meanwhile")
+        hand = Hand(table_id=table.id, number=table.hand_seq, facts=facts, status=ACTIVE,
+                    request_id=request_id, revision=1, outcome=outcome,
+                    next_dealer=_settlement.next_dealer)
+        hand.table = table
+        _set_deltas(hand, table, points)
+        db.session.add(hand)
+        db.session.flush()
+        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,
+                                 after=_snapshot(hand, points), hand_revision=1, device=_device(device)))
+        db.session.commit()
+        return hand
+    except IntegrityError:
+        db.session.rollback()
+        existing = _find_by_request(table, request_id)
+        if existing is not None:
+            return existing
+        raise
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def _stale(hand: Hand, submitted) -> Conflict:
+    return Conflict(N_("Hand {number} was changed by someone else after you opened it.",
+                       number=hand.number), current=hand, submitted=submitted, code="stale_revision")
+
+
+def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
+    """Replace a hand's facts (re-settled by the engine). A stale ``revision`` raises Conflict."""
+    revision = _check_revision(revision)
+    hand = _require_hand(table, number)
+    facts = _prepare_facts(table, facts)
+    settlement, points, outcome = _settle_points(table, facts)
+    try:
+        _lock(table)
+        db.session.refresh(hand)
+        if hand.revision != revision:
+            db.session.rollback()
+            raise _stale(hand, facts)
+        before = _snapshot(hand)
+        hand.facts = facts
+        hand.outcome = outcome
+        hand.next_dealer = settlement.next_dealer
+        hand.revision += 1
+        hand.updated_at = utcnow()
+        _set_deltas(hand, table, points)
+        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="edit", before=before,
+                                 after=_snapshot(hand, points), hand_revision=hand.revision,
+                                 device=_device(device)))
+        db.session.commit()
+        return hand
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def _set_status(table: Table, number, status: str, kind: str, revision, device) -> Hand:
+    revision = _check_revision(revision)
+    hand = _require_hand(table, number)
+    try:
+        _lock(table)
+        db.session.refresh(hand)
+        if hand.status == status:  # a double tap: already done, nothing to record
+            db.session.rollback()
+            return hand
+        if hand.revision != revision:
+            db.session.rollback()
+            raise _stale(hand, None)
+        before = _snapshot(hand)
+        hand.status = status
+        hand.revision += 1
+        hand.updated_at = utcnow()
+        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=kind, before=before,
+                                 after=_snapshot(hand, before["points"]), hand_revision=hand.revision,
+                                 device=_device(device)))
+        db.session.commit()
+        return hand
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def void_hand(table: Table, number, *, revision, device=None) -> Hand:
+    """Mark a hand void: it stays in the list and the history but no longer counts."""
+    return _set_status(table, number, VOID, "void", revision, device)
+
+
+def restore_hand(table: Table, number, *, revision, device=None) -> Hand:
+    """Make a void hand count again."""
+    return _set_status(table, number, ACTIVE, "restore", revision, device)
+
+
+def undo_last(table: Table, *, device=None) -> HandEvent | None:
+    """Undo the table's latest change that is not yet undone (repeat to go further back).
+
+    Undoing a create voids the hand (nothing is ever deleted); an edit goes back to the facts
+    before it (re-settled by the engine); a void restores; a restore voids. Returns the new
+    ``undo`` event, or None when there is nothing to undo.
+    """
+    try:
+        _lock(table)
+        undone = select(HandEvent.undoes_id).where(HandEvent.table_id == table.id,
+                                                   HandEvent.undoes_id.is_not(None))
+        event = db.session.scalar(
+            select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind != "undo",
+                                    HandEvent.id.not_in(undone))
+            .order_by(desc(HandEvent.id)).limit(1))
+        if event is None:
+            db.session.rollback()
+            return None
+        hand = event.hand
+        db.session.refresh(hand)
+        before = _snapshot(hand)
+        points = before["points"]
+        if event.kind == "create" or event.kind == "restore":
+            hand.status = VOID
+        elif event.kind == "void":
+            hand.status = ACTIVE
+        elif event.kind == "edit":
+            facts = (event.before or {}).get("facts")
+            settlement, points, outcome = _settle_points(table, facts)
+            hand.facts = facts
+            hand.outcome = outcome
+            hand.next_dealer = settlement.next_dealer
+            _set_deltas(hand, table, points)
+        hand.revision += 1
+        hand.updated_at = utcnow()
+        undo = HandEvent(table_id=table.id, hand_id=hand.id, kind="undo", before=before,
+                         after=_snapshot(hand, points), hand_revision=hand.revision,
+                         undoes_id=event.id, device=_device(device))
+        db.session.add(undo)
+        db.session.commit()
+        return undo
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def standings(table: Table) -> list[Standing]:
+    """Totals per player, highest first: ONE SQL aggregate over the deltas of active hands."""
+    totals = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"))
+              .join(Hand, Hand.id == HandDelta.hand_id)
+              .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+              .group_by(HandDelta.player_id).subquery())
+    points = func.coalesce(totals.c.points, 0)
+    rows = db.session.execute(
+        select(Player.id, Player.name, Player.seat, points.label("points"))
+        .outerjoin(totals, totals.c.player_id == Player.id)
+        .where(Player.table_id == table.id)
+        .order_by(desc(points), Player.seat)).all()
+    stake = table.stake
+    return [Standing(r.id, r.name, r.seat, int(r.points), stake * int(r.points)) for r in rows]
+
+
+def hand_counts(table: Table) -> tuple[int, int]:
+    """(active hands, all hands including void)."""
+    row = db.session.execute(
+        select(func.count(Hand.id), func.count(Hand.id).filter(Hand.status == ACTIVE))
+        .where(Hand.table_id == table.id)).one()
+    return int(row[1]), int(row[0])
+
+
+def hands_page(table: Table, page: int = 1, per_page: int = 25):
+    """(hands newest first, {hand_id: {player_id: points}}) for one page; deltas in ONE query."""
+    page = max(1, page)
+    hands = list(db.session.scalars(
+        select(Hand).where(Hand.table_id == table.id).order_by(desc(Hand.number))
+        .limit(per_page).offset((page - 1) * per_page)))
+    deltas: dict[int, dict[int, int]] = {h.id: {} for h in hands}
+    if hands:
+        for hand_id, player_id, pts in db.session.execute(
+                select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
+                .where(HandDelta.hand_id.in_(list(deltas)))):
+            deltas[hand_id][player_id] = pts
+    return hands, deltas
+
+
+def current_dealer(table: Table) -> str | None:
+    """The dealer (干瞪眼) / banker (大冶打拱) of the next hand: the engine's next dealer of the
+    latest counting hand, else the table's first dealer."""
+    name = db.session.scalar(
+        select(Hand.next_dealer).where(Hand.table_id == table.id, Hand.status == ACTIVE)
+        .order_by(desc(Hand.number)).limit(1))
+    return name or table.first_dealer
+
+
+def history(table: Table, hand: Hand | None = None, limit: int | None = None) -> list[HandEvent]:
+    """Events newest first, for the whole table or one hand."""
+    query = select(HandEvent).where(HandEvent.table_id == table.id)
+    if hand is not None:
+        query = query.where(HandEvent.hand_id == hand.id)
+    query = query.order_by(desc(HandEvent.id))
+    if limit:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
+
+
+def tables_by_public_id(public_ids: Iterable[str]) -> dict[str, Table]:
+    ids = [p for p in public_ids if isinstance(p, str)]
+    if not ids:
+        return {}
+    return {t.public_id: t for t in db.session.scalars(select(Table).where(Table.public_id.in_(ids)))}
