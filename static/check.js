@@ -86,6 +86,21 @@
     }
   });
 
+  // House rules: offer only the chosen game's presets.
+  var game = document.getElementById("game");
+  var preset = document.getElementById("preset");
+  function filterPresets() {
+    if (!game || !preset) { return; }
+    Array.prototype.forEach.call(preset.querySelectorAll("optgroup"), function (group) {
+      var other = group.getAttribute("data-game") !== game.value;
+      group.hidden = other;
+      group.disabled = other;
+      if (other && group.contains(preset.options[preset.selectedIndex])) { preset.value = ""; }
+    });
+  }
+  if (game) { game.addEventListener("change", filterPresets); }
+  filterPresets();
+
   setPhoneKeyboard(false);
   setTarget(target);
 })();

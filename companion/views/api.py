@@ -38,7 +38,7 @@ GAMES = {"gandengyan": "gandengyan", "dagong": "dagong", "干瞪眼": "gandengya
 PLAYER_RANGE = {"gandengyan": (2, 6), "dagong": (4, 4)}
 MAX_STAKE = Decimal(1_000_000)
 MAX_TEXT = 200          # longest card text / reading we accept
-MAX_REQUEST_ID = 100
+MAX_REQUEST_ID = 64
 MAX_PAGE = 1_000_000
 MAX_HAND_NUMBER = 2**31 - 1
 
@@ -363,9 +363,7 @@ def _scoring():
 
 
 def _table_or_404(public_id: str):
-    table = None
-    if isinstance(public_id, str) and 0 < len(public_id) <= 100:
-        table = _scoring().get_table(public_id)
+    table = _scoring().get_table(public_id)
     if table is None:
         raise ApiError(404, "unknown_table",
                        _("There is no table with this id. Check the address, or open the table from its link again."),
@@ -374,13 +372,7 @@ def _table_or_404(public_id: str):
 
 
 def _hand_or_404(table, number: int):
-    from ..models import Hand
-    from ..extensions import db
-
-    hand = None
-    if 0 < number <= MAX_HAND_NUMBER:
-        hand = db.session.execute(
-            db.select(Hand).where(Hand.table_id == table.id, Hand.number == number)).scalar_one_or_none()
+    hand = _scoring().get_hand(table, number) if 0 < number <= MAX_HAND_NUMBER else None
     if hand is None:
         raise ApiError(404, "unknown_hand",
                        _("This table has no hand number %(number)s.", number=number), "number")
@@ -395,7 +387,7 @@ def _require_token(table, body: dict | None = None) -> None:
         raise ApiError(403, "token_required",
                        _("Changing this table needs its edit token: send it in the X-Edit-Token header "
                          "or as \"token\" in the body."), "token")
-    if not secrets.compare_digest(given.encode("utf-8", "replace"), str(table.edit_token).encode()):
+    if not _scoring().check_edit_token(table, given):
         raise ApiError(403, "bad_token",
                        _("This edit token is not the table's. Copy the token (or the share link) from the "
                          "table's creator again."), "token")
@@ -414,28 +406,19 @@ def _money(value) -> str:
 
 def table_json(table, *, with_token: bool = False) -> dict:
     scoring = _scoring()
-    from ..engine.common import rules_to_dict
-
     players = sorted(table.players, key=lambda p: p.seat)
-    rows = scoring.standings(table)
-    standings = []
-    for row in rows:
-        standings.append({"player": _row(row, "name"), "seat": _row(row, "seat"),
-                          "points": int(_row(row, "points") or 0), "money": _money(_row(row, "money"))})
-    rules = table.rules
-    if not isinstance(rules, dict):
-        try:
-            rules = rules_to_dict(rules)
-        except TypeError:
-            rules = {}
+    standings = [{"player": row.name, "seat": row.seat, "points": int(row.points), "money": _money(row.money)}
+                 for row in scoring.standings(table)]
+    active, total = scoring.hand_counts(table)
     out = {
         "id": table.public_id, "game": table.game, "name": table.name, "stake": _money(table.stake),
-        "currency": table.currency or "", "preset": getattr(table, "preset", None),
-        "rules": _jsonable(rules), "rules_version": getattr(table, "rules_version", None),
+        "currency": table.currency or "", "preset": table.preset,
+        "rules": _jsonable(dict(table.rules or {})), "rules_version": table.rules_version,
         "notes": table.notes or "", "revision": table.revision,
-        "created_at": table.created_at.isoformat() if getattr(table, "created_at", None) else None,
+        "created_at": table.created_at.isoformat() if table.created_at else None,
         "players": [{"seat": p.seat, "name": p.name} for p in players],
-        "standings": standings, "hand_count": _hand_count(table),
+        "standings": standings, "hand_count": active, "hands_recorded": total,
+        "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
         "urls": _table_urls(table, with_token=with_token),
     }
     if with_token:
@@ -444,24 +427,10 @@ def table_json(table, *, with_token: bool = False) -> dict:
 
 
 def _row(row, key):
+    """A field of a standings row (a NamedTuple, a Row or a dict)."""
     if isinstance(row, dict):
         return row.get(key)
-    if hasattr(row, "_mapping"):
-        mapping = row._mapping
-        if key in mapping:
-            return mapping[key]
     return getattr(row, key, None)
-
-
-def _hand_count(table) -> int:
-    from ..models import Hand
-    from ..extensions import db
-
-    count = getattr(table, "hand_count", None)
-    if isinstance(count, int):
-        return count
-    return db.session.execute(db.select(db.func.count(Hand.id)).where(
-        Hand.table_id == table.id, Hand.status == "active")).scalar_one()
 
 
 def _table_urls(table, *, with_token: bool) -> dict:
@@ -469,21 +438,23 @@ def _table_urls(table, *, with_token: bool) -> dict:
             "hands": _url("api.list_hands", public_id=table.public_id),
             "page": _url("tables.show", public_id=table.public_id)}
     if with_token:
-        share = _url("tables.show", public_id=table.public_id, token=table.edit_token)
-        urls["share"] = share
+        urls["share"] = _url("tables.show", public_id=table.public_id, token=table.edit_token)
     return urls
 
 
-def hand_json(hand, players_by_id: dict | None = None) -> dict:
-    deltas = {}
-    for delta in hand.deltas:
-        name = players_by_id.get(delta.player_id) if players_by_id else None
-        if name is None:
-            name = delta.player.name
-        deltas[name] = delta.points
+def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = None) -> dict:
+    """A hand; ``deltas`` ({player_id: points}) when already fetched for a whole page."""
+    if players_by_id is None:
+        players_by_id = {p.id: p.name for p in hand.table.players}
+    if deltas is None:
+        deltas = {d.player_id: d.points for d in hand.deltas}
     return {"number": hand.number, "status": hand.status, "revision": hand.revision,
-            "facts": hand.facts, "deltas": deltas, "request_id": hand.request_id,
-            "created_at": hand.created_at.isoformat() if getattr(hand, "created_at", None) else None}
+            "facts": hand.facts,
+            "deltas": {players_by_id.get(pid, str(pid)): points for pid, points in deltas.items()},
+            "outcome": _jsonable(hand.outcome or {}), "next_dealer": hand.next_dealer,
+            "request_id": hand.request_id,
+            "created_at": hand.created_at.isoformat() if hand.created_at else None,
+            "updated_at": hand.updated_at.isoformat() if hand.updated_at else None}
 
 
 def _facts_from(body: dict) -> dict:
@@ -506,9 +477,9 @@ def _revision(body: dict) -> int:
     return get_int(body, "revision", minimum=0, maximum=MAX_HAND_NUMBER)
 
 
-def _device(body: dict) -> str | None:
-    device = get_text(body, "device", max_length=100)
-    return device or request.headers.get("X-Device", "")[:100] or "api"
+def _device(body: dict) -> str:
+    device = get_text(body, "device", max_length=60)
+    return device or request.headers.get("X-Device", "")[:60] or "api"
 
 
 def _scoring_call(function, *args, **kwargs):
@@ -518,15 +489,14 @@ def _scoring_call(function, *args, **kwargs):
         return function(*args, **kwargs)
     except scoring.Conflict as conflict:
         current = conflict.current
-        raise ApiError(409, "conflict", tr(conflict.message) if conflict.message else
-                       _("This hand was changed on another device since you read it."),
-                       "revision", current=hand_json(current) if current is not None else None,
+        raise ApiError(409, conflict.code or "conflict", tr(conflict.message), conflict.field or "revision",
+                       current=hand_json(current) if current is not None else None,
                        submitted=conflict.submitted) from None
     except EngineError as error:
         from ..extensions import db
 
         db.session.rollback()
-        raise engine_error(error) from None
+        raise engine_error(error, 404 if isinstance(error, scoring.NotFound) else 400) from None
 
 
 @bp.post("/tables")
@@ -568,27 +538,24 @@ def get_table(public_id):
 
 @bp.get("/tables/<public_id>/hands")
 def list_hands(public_id):
-    from ..models import Hand
-    from ..extensions import db
-
     table = _table_or_404(public_id)
     args = {}
     for key in ("page", "per_page"):
         raw = request.args.get(key)
         if raw is not None:
-            if not raw.strip().isdigit() or len(raw.strip()) > 9:
+            raw = raw.strip()
+            if not raw.isdigit() or len(raw) > 9:
                 raise ApiError(400, "wrong_type", _("\"%(key)s\" must be a whole number.", key=key), key)
-            args[key] = int(raw.strip())
+            args[key] = int(raw)
     page = get_int(args, "page", minimum=1, maximum=MAX_PAGE) or 1
     per_page = get_int(args, "per_page", minimum=1, maximum=200) or 25
-    total = db.session.execute(db.select(db.func.count(Hand.id)).where(Hand.table_id == table.id)).scalar_one()
-    hands = db.session.execute(
-        db.select(Hand).where(Hand.table_id == table.id).order_by(Hand.number.desc())
-        .limit(per_page).offset((page - 1) * per_page)).scalars().all()
+    scoring = _scoring()
+    _active, total = scoring.hand_counts(table)
+    hands, deltas = scoring.hands_page(table, page, per_page)
     names = {p.id: p.name for p in table.players}
     pages = max(1, -(-total // per_page))
-    return jsonify(hands=[hand_json(h, names) for h in hands], page=page, per_page=per_page, total=total,
-                   pages=pages,
+    return jsonify(hands=[hand_json(h, names, deltas.get(h.id, {})) for h in hands], page=page,
+                   per_page=per_page, total=total, pages=pages,
                    next=_url("api.list_hands", public_id=public_id, page=page + 1, per_page=per_page)
                    if page < pages else None)
 
@@ -596,21 +563,19 @@ def list_hands(public_id):
 @bp.get("/tables/<public_id>/hands/<int:number>")
 def get_hand(public_id, number):
     table = _table_or_404(public_id)
-    hand = _hand_or_404(table, number)
-    return jsonify(hand_json(hand, {p.id: p.name for p in table.players}))
+    return jsonify(hand_json(_hand_or_404(table, number)))
 
 
 def _hand_answer(table, hand, status: int = 200, **extra):
-    from .. import scoring
-
-    body = hand_json(hand, {p.id: p.name for p in table.players})
+    scoring = _scoring()
+    body = hand_json(hand)
     try:
         settlement = scoring.settlement_for(table, hand.facts)
         body["steps"] = [tr(s) for s in settlement.steps]
-        body["next_dealer"] = settlement.next_dealer
     except EngineError:
         body["steps"] = []
     body["table_revision"] = table.revision
+    body["standings"] = table_json(table)["standings"]
     body.update(extra)
     return jsonify(body), status
 
@@ -621,21 +586,25 @@ def record_hand(public_id):
     table = _table_or_404(public_id)
     _require_token(table, body)
     facts = _facts_from(body)
-    request_id = get_text(body, "request_id", max_length=MAX_REQUEST_ID) or \
-        (request.headers.get("Idempotency-Key") or "")[:MAX_REQUEST_ID] or secrets.token_urlsafe(16)
-    device = _device(body)
+    request_id = get_text(body, "request_id", max_length=MAX_REQUEST_ID)
+    if request_id is None:
+        request_id = (request.headers.get("Idempotency-Key") or "")[:MAX_REQUEST_ID] or secrets.token_urlsafe(16)
+    expected = get_int(body, "expected_number", minimum=1, maximum=MAX_HAND_NUMBER)
     scoring = _scoring()
-    before = _hand_count_all(table)
-    hand = _scoring_call(scoring.record_hand, table, facts, request_id=request_id, device=device)
-    created = _hand_count_all(table) > before
-    return _hand_answer(table, hand, 201 if created else 200, created=created)
+    existed = _request_seen(table, request_id)
+    hand = _scoring_call(scoring.record_hand, table, facts, request_id=request_id, device=_device(body),
+                         expected_number=expected)
+    return _hand_answer(table, hand, 200 if existed else 201, created=not existed)
 
 
-def _hand_count_all(table) -> int:
-    from ..models import Hand
+def _request_seen(table, request_id) -> bool:
     from ..extensions import db
+    from ..models import Hand
 
-    return db.session.execute(db.select(db.func.count(Hand.id)).where(Hand.table_id == table.id)).scalar_one()
+    if not isinstance(request_id, str):
+        return False
+    return db.session.scalar(db.select(db.func.count(Hand.id)).where(
+        Hand.table_id == table.id, Hand.request_id == request_id.strip())) > 0
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])
@@ -682,6 +651,9 @@ def undo(public_id):
     event = _scoring_call(scoring.undo_last, table, device=_device(body))
     if event is None:
         raise ApiError(409, "nothing_to_undo", _("There is nothing to undo at this table."), None)
-    return jsonify(undone={"action": getattr(event, "action", None),
-                           "hand": getattr(getattr(event, "hand", None), "number", None)},
-                   table=table_json(table))
+    from ..extensions import db
+    from ..models import HandEvent
+
+    undone = db.session.get(HandEvent, event.undoes_id) if event.undoes_id else None
+    return jsonify(undone={"kind": undone.kind if undone else None, "hand": event.hand.number},
+                   hand=hand_json(event.hand), table=table_json(table))
