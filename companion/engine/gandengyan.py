@@ -1,0 +1,1140 @@
+"""干瞪眼 (Gan Deng Yan): house rules, combinations, the "exactly one higher" checker, settlement.
+
+The specification is ``shared/rules/gandengyan.md`` (§3 rules, §4 switches, §5 presets, §7/§8
+examples, §9 validation). Pure Python: nothing here imports Flask or the database.
+
+Public contract: :class:`Rules`, :data:`SWITCHES`, :data:`PRESETS`, :func:`rules_from_dict`,
+:func:`decks`, :func:`classify`, :func:`check`, :func:`needed_facts`, :func:`validate_facts`,
+:func:`settle`, :func:`next_dealer`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .cards import (ANY_JOKER, BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
+                    decks_limit_error, parse_cards)
+from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
+                     apply_stake, build_rules, snake)
+
+__all__ = ["Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks", "classify", "check",
+           "needed_facts", "validate_facts", "settle", "next_dealer", "describe"]
+
+ACE, TWO, JOKER = 14, 15, 16
+SINGLE, PAIR, TRIPLE = "single", "pair", "triple"
+STRAIGHT, CONNECTED_PAIRS, BOMB, JOKER_BOMB = "straight", "connected_pairs", "bomb", "joker_bomb"
+TYPES = (SINGLE, PAIR, TRIPLE, STRAIGHT, CONNECTED_PAIRS, BOMB, JOKER_BOMB)
+_BOMB_TYPES = frozenset((BOMB, JOKER_BOMB))
+_TOP = 99  # "above everything" in bomb keys
+
+# --------------------------------------------------------------------------------------------
+# House-rule switches (§4)
+
+
+class _ParamSwitch(Switch):
+    """A switch whose values are fixed words or ``word:number`` (``threshold:5``, ``perLoser:20``).
+
+    ``choices`` lists the values the web form offers; ``params`` the words that take a number.
+    """
+
+    def coerce(self, value: Any) -> Any:
+        if isinstance(value, str):
+            word, sep, number = value.strip().partition(":")
+            for choice in self.choices:
+                base = choice.partition(":")[0]
+                if snake(base) == snake(word.strip()):
+                    if ":" in choice and sep:
+                        number = number.strip()
+                        if number.isdigit() and len(number) <= 6 and int(number) >= 1:
+                            return f"{base}:{int(number)}"
+                        raise RulesError(N_("The house rule '{key}' needs a whole number of at least 1 "
+                                            "after '{word}:', not '{value}'.",
+                                            key=self.key, word=base, value=value),
+                                         field=f"rules.{self.key}")
+                    if ":" not in choice and not sep:
+                        return choice
+        return Switch.coerce(self, value)
+
+
+class _UnitSwitch(Switch):
+    def coerce(self, value: Any) -> Any:
+        number = Switch.coerce(self, value)
+        if number <= 0 or number > 1_000_000:
+            raise RulesError(N_("The house rule '{key}' must be a number above 0, not '{value}'.",
+                                key=self.key, value=value), field=f"rules.{self.key}")
+        return number
+
+
+def _choice(key, help_text, *choices):
+    return Switch(key, help_text, tuple(choices))
+
+
+def _bool(key, help_text):
+    return Switch(key, help_text, (False, True), kind="bool")
+
+
+SWITCHES: dict[str, Switch] = {s.key: s for s in (
+    _choice("deck_mode", N_("Decks: 'source' = 1 deck for 2 players, 2 decks for 3–6; 'oneDeck' = always 54 "
+                            "cards; 'perThree' = one deck per 3 players."), "source", "oneDeck", "perThree"),
+    _choice("first_dealer", N_("Who deals the first hand: the chosen (East/host) seat or a random player."),
+            "chosen", "random"),
+    _choice("draw_mode", N_("After each trick: 'all' = everyone draws one card, starting with the trick "
+                            "winner; 'winnerOnly' = only the trick winner draws."), "all", "winnerOnly"),
+    _choice("triple_follow", N_("Triples: 'plusOne' = exactly one rank higher (or 2 2 2); 'anyHigher' = "
+                                "any higher triple."), "plusOne", "anyHigher"),
+    _bool("triple_is_bomb", N_("Three of a kind is a bomb (the smallest kind of bomb).")),
+    _choice("joker_bomb", N_("Small + big joker: 'off' = not a play; 'top' = beats everything; 'as3' = the "
+                             "strongest 3-card bomb; 'as4' = the strongest 4-card bomb."),
+            "off", "top", "as3", "as4"),
+    _bool("pure_beats_soft", N_("A bomb of natural cards beats a bomb of the same size made with jokers.")),
+    _bool("joker_single", N_("A joker may be played alone as a single that ranks above 2.")),
+    _choice("two_as_last_card", N_("Whether a single 2 may be a player's last card."), "allowed", "forbidden"),
+    _choice("joker_doubling", N_("Jokers left in a loser's hand: 'once' = ×2 if any; 'perJoker' = ×2 for each; "
+                                 "'off' = no doubling."), "once", "perJoker", "off"),
+    _choice("twos_are_trumps", N_("2s left in a loser's hand: 'perTwo' = ×2 for each."), "off", "perTwo"),
+    _choice("held_bomb_mult", N_("Bombs left in a loser's hand: 'once' = ×2 (not on top of the joker ×2); "
+                                 "'perBomb' = ×2 each; 'bySize' = 3 cards ×2, 4 ×4, 5 ×8."),
+            "off", "once", "perBomb", "bySize"),
+    _choice("played_bomb_mult", N_("Bombs played during the hand: 'double' = ×2 each; 'bySize' = 3 cards ×2, "
+                                   "4 ×4, 5 ×8, 6 ×16; 'linear' = ×(1 + number of bombs)."),
+            "off", "double", "bySize", "linear"),
+    _ParamSwitch("shut_out", N_("A loser who never played (shut out): 'double' = ×2; 'fixed20' = pays 20 + 10 "
+                                "per bomb; 'threshold:k' = ×2 for any loser with k or more cards."),
+                 ("off", "double", "fixed20", "threshold:5")),
+    _bool("shut_out_dealer_exception", N_("With shut-out ×2: a dealer whose only play was the opening lead "
+                                          "counts as shut out.")),
+    _ParamSwitch("cap", N_("Upper limit: 'perLoser:x' = no loser pays more than x; 'multiplier:x' = the "
+                           "total multiple (cards included) is at most x."),
+                 ("none", "perLoser:20", "multiplier:64")),
+    _bool("one_card_exempt", N_("A loser holding exactly one card (报警) pays nothing.")),
+    _choice("long_hand_mult", N_("Long hands: ×2 from trick 20 and ×2 again from trick 30."), "off", "on"),
+    _UnitSwitch("unit", N_("Points per card left."), kind="number", minimum=0),
+)}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One table's house rules (§4); defaults = preset ``source``."""
+
+    deck_mode: str = "source"
+    first_dealer: str = "chosen"
+    draw_mode: str = "all"
+    triple_follow: str = "plusOne"
+    triple_is_bomb: bool = False
+    joker_bomb: str = "off"
+    pure_beats_soft: bool = False
+    joker_single: bool = False
+    two_as_last_card: str = "allowed"
+    joker_doubling: str = "once"
+    twos_are_trumps: str = "off"
+    held_bomb_mult: str = "off"
+    played_bomb_mult: str = "off"
+    shut_out: str = "off"
+    shut_out_dealer_exception: bool = True
+    cap: str = "none"
+    one_card_exempt: bool = False
+    long_hand_mult: str = "off"
+    unit: Any = 1
+
+    def __post_init__(self):
+        for key, switch in SWITCHES.items():
+            value = getattr(self, key)
+            if type(value) in (str, bool) and value in _PLAIN_VALUES[key]:
+                continue
+            coerced = switch.coerce(value)
+            if coerced != value or type(coerced) is not type(value):
+                object.__setattr__(self, key, coerced)
+
+    def __hash__(self):  # cached: Rules are hashed on every check (classify cache)
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            value = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            self.__dict__["_hash"] = value
+            return value
+
+    @property
+    def min_bomb(self) -> int:
+        return 3 if self.triple_is_bomb else 4
+
+
+_PLAIN_VALUES = {key: frozenset(v for v in switch.choices if type(v) is bool or ":" not in v)
+                 for key, switch in SWITCHES.items()}
+_ALIASES: dict[str, str] = {}
+
+PRESETS: dict[str, Rules] = {
+    "source": Rules(),
+    "qq": Rules(deck_mode="oneDeck", draw_mode="all", triple_follow="anyHigher", joker_bomb="top"),
+    "m2": Rules(deck_mode="oneDeck", triple_is_bomb=True, joker_bomb="as3", joker_doubling="perJoker",
+                held_bomb_mult="bySize", played_bomb_mult="bySize", shut_out="double",
+                cap="multiplier:64", long_hand_mult="on"),
+    "xiangshan": Rules(deck_mode="oneDeck", triple_is_bomb=True, joker_single=True, draw_mode="winnerOnly",
+                       played_bomb_mult="double", held_bomb_mult="once", shut_out="double",
+                       shut_out_dealer_exception=False),
+}
+
+
+def rules_from_dict(data: Mapping[str, Any] | None = None, preset: str | None = None) -> Rules:
+    """Rules from a preset name (default ``source``) and switches on top (camelCase or snake_case).
+
+    A ``"preset"`` key inside ``data`` is used when ``preset`` is not given.
+    """
+    if isinstance(data, Mapping) and "preset" in data:
+        data = dict(data)
+        inner = data.pop("preset")
+        if preset is None:
+            preset = inner
+    if preset is None or preset == "":
+        preset = "source"
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError(N_("Unknown preset '{preset}': choose one of {choices}.",
+                            preset=preset, choices=", ".join(PRESETS)),
+                         code="unknown_preset", field="preset")
+    return build_rules(Rules, SWITCHES, data, base=PRESETS[preset], aliases=_ALIASES)
+
+
+def decks(rules: Rules = None, players: int | None = None) -> int:
+    """How many 54-card decks the table uses (§3.1, ``deckMode``). ``players=None`` assumes 2 decks."""
+    mode = (rules or _DEFAULT).deck_mode
+    if mode == "oneDeck":
+        return 1
+    if players is None:
+        return 2
+    if mode == "perThree":
+        return max(1, math.ceil(players / 3))
+    return 1 if players <= 2 else 2
+
+
+_DEFAULT = Rules()
+
+# --------------------------------------------------------------------------------------------
+# Readings (§3.5, §3.6, §9 classify)
+
+
+@lru_cache(maxsize=4096)
+def _names(values: tuple) -> str:
+    return " ".join(RANK_NAMES[v] for v in values)
+
+
+def describe(reading: Reading) -> str:
+    """The ranks a reading stands for, e.g. ``"4 4 5 5"`` (jokers resolved; a joker single or the
+    double-joker bomb shows its jokers)."""
+    if reading.values[-1] >= SMALL_JOKER:
+        return " ".join(str(c) for c in reading.cards)
+    return _names(reading.values)
+
+
+def _aligned(naturals, jokers, values):
+    """Order the physical cards so card i stands for values[i] (naturals first at their ranks)."""
+    pool = {}
+    for card in naturals:
+        pool.setdefault(card.rank, []).append(card)
+    jokers = list(jokers)
+    out = []
+    for v in values:
+        bucket = pool.get(v)
+        out.append(bucket.pop() if bucket else jokers.pop())
+    return tuple(out)
+
+
+def _readings(cards: tuple, tib: bool, jbomb: str, jsingle: bool) -> tuple:
+    n = len(cards)
+    if not n:
+        return ()
+    naturals = sorted((c for c in cards if c.rank < SMALL_JOKER), key=lambda c: (c.rank, c.suit or ""),
+                      reverse=True)
+    jokers = [c for c in cards if c.rank >= SMALL_JOKER]
+    j = len(jokers)
+    out = []
+    if not naturals:
+        if n == 1 and jsingle:
+            out.append(Reading(SINGLE, JOKER, 1, cards, (JOKER,), (("joker", True),)))
+        elif n == 2 and jbomb != "off":
+            ranks = sorted(c.rank for c in jokers)
+            if ranks not in ([SMALL_JOKER, SMALL_JOKER], [BIG_JOKER, BIG_JOKER]):
+                out.append(Reading(JOKER_BOMB, JOKER, 2, tuple(jokers), (JOKER, JOKER), (("soft", False),)))
+        return tuple(out)
+    counts = Counter(c.rank for c in naturals)
+    lo, hi = min(counts), max(counts)
+    soft = j > 0
+    # same-rank groups: single, pair, triple, bomb
+    if lo == hi and not (soft and lo == TWO):
+        values = (lo,) * n
+        ordered = tuple(naturals[::-1]) + tuple(jokers)
+        if n == 1:
+            out.append(Reading(SINGLE, lo, 1, ordered, values))
+        elif n == 2:
+            out.append(Reading(PAIR, lo, 2, ordered, values))
+        elif n == 3 and not tib:
+            out.append(Reading(TRIPLE, lo, 3, ordered, values))
+        else:
+            out.append(Reading(BOMB, lo, n, ordered, values, (("soft", soft),)))
+    if TWO not in counts:
+        # straights: >= 3 distinct consecutive ranks within 3..A, jokers fill
+        if 3 <= n <= 12 and len(counts) == len(naturals):
+            for s in range(min(lo, ACE - n + 1), max(3, hi - n + 1) - 1, -1):
+                values = tuple(range(s, s + n))
+                out.append(Reading(STRAIGHT, s, n, _aligned(naturals, jokers, values), values))
+        # connected pairs: >= 2 consecutive pairs within 3..A, jokers fill
+        k = n // 2
+        if n % 2 == 0 and 2 <= k <= 12 and max(counts.values()) <= 2:
+            for s in range(min(lo, ACE - k + 1), max(3, hi - k + 1) - 1, -1):
+                values = tuple(v for r in range(s, s + k) for v in (r, r))
+                out.append(Reading(CONNECTED_PAIRS, s, n, _aligned(naturals, jokers, values), values))
+    if len(out) > 1:
+        out.sort(key=lambda r: (r.type in _BOMB_TYPES, r.rank, r.values[-1]), reverse=True)
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _read_text(text: str, tib: bool, jbomb: str, jsingle: bool):
+    cards = _profile(text)[0]
+    return cards, _readings(cards, tib, jbomb, jsingle)
+
+
+@lru_cache(maxsize=16384)
+def _read_cards(cards: tuple, tib: bool, jbomb: str, jsingle: bool):
+    return _readings(cards, tib, jbomb, jsingle)
+
+
+def _needs(cards: tuple):
+    """(decks needed to hold these cards, natural rank counts, number of jokers)."""
+    counts = Counter(c.rank for c in cards if c.rank < SMALL_JOKER)
+    jokers = [c.rank for c in cards if c.rank >= SMALL_JOKER]
+    need = max(1, -(-max(counts.values(), default=0) // 4), -(-len(jokers) // JOKERS_PER_DECK),
+               jokers.count(SMALL_JOKER), jokers.count(BIG_JOKER),
+               max(Counter((c.rank, c.suit) for c in cards if c.suit).values(), default=0))
+    return need, dict(counts), len(jokers)
+
+
+@lru_cache(maxsize=16384)
+def _profile(text: str):
+    """(cards, decks needed, natural rank counts, jokers) of a card string (CardError if unreadable)."""
+    cards = parse_cards(text)
+    return (cards,) + _needs(cards)
+
+
+def _cards_of(cards) -> tuple:
+    if isinstance(cards, tuple) and all(isinstance(c, Card) for c in cards):
+        return cards
+    if isinstance(cards, list) and cards and all(isinstance(c, Card) for c in cards):
+        return tuple(cards)
+    return parse_cards(cards)
+
+
+def classify(cards, rules: Rules = None, players: int | None = None) -> tuple:
+    """Every reading of ``cards`` (text or a tuple of :class:`Card`), best first.
+
+    Order: bombs first (biggest first), then the other readings from the highest rank down.
+    Raises :class:`CardError` for unreadable text. ``players`` is accepted for symmetry with
+    :func:`check` (deck limits are enforced by :func:`check`).
+    """
+    rules = rules or _DEFAULT
+    if isinstance(cards, str):
+        return _read_text(cards, rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)[1]
+    return _read_cards(_cards_of(cards), rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)
+
+
+# --------------------------------------------------------------------------------------------
+# Following (§3.7)
+
+
+def _bomb_key(r: Reading, rules: Rules) -> tuple:
+    if r.type == JOKER_BOMB:
+        size = {"top": _TOP, "as3": 3, "as4": 4}.get(rules.joker_bomb, _TOP)
+        return (size, 1, _TOP)
+    if rules.pure_beats_soft:
+        return (r.length, 0 if r.get("soft") else 1, r.rank)
+    return (r.length, 0, r.rank)
+
+
+def beats(top: Reading, cand: Reading, rules: Rules = None) -> bool:
+    """Does ``cand`` legally follow ``top`` (§3.7)?"""
+    rules = rules or _DEFAULT
+    ct, tt = cand.type, top.type
+    if ct in _BOMB_TYPES:
+        return tt not in _BOMB_TYPES or _bomb_key(cand, rules) > _bomb_key(top, rules)
+    if tt in _BOMB_TYPES or ct != tt or cand.length != top.length:
+        return False
+    if ct == STRAIGHT or ct == CONNECTED_PAIRS:
+        return cand.rank == top.rank + 1
+    if ct == TRIPLE and rules.triple_follow == "anyHigher":
+        return cand.rank > top.rank
+    return cand.rank == top.rank + 1 or (cand.rank == TWO and top.rank < TWO)
+
+
+# Sentences. Templates are marked with N_ (for pybabel) and filled with Text(template, params).
+_LEAD = {
+    SINGLE: N_("{play} leads as a single: any valid combination may lead a trick."),
+    PAIR: N_("{play} leads as a pair: any valid combination may lead a trick."),
+    TRIPLE: N_("{play} leads as a triple: any valid combination may lead a trick."),
+    STRAIGHT: N_("{play} leads as a straight: any valid combination may lead a trick."),
+    CONNECTED_PAIRS: N_("{play} leads as connected pairs: any valid combination may lead a trick."),
+    BOMB: N_("{play} leads as a bomb: any valid combination may lead a trick."),
+    JOKER_BOMB: N_("{play} leads as the double-joker bomb: any valid combination may lead a trick."),
+}
+_LEAD_AMBIGUOUS = N_("{cards} can be read {count} ways ({readings}); it counts as {play} unless you "
+                     "declare another reading.")
+_FOLLOW_OK = N_("{play} follows {top}: same kind of combination, exactly one rank higher.")
+_FOLLOW_TWO = N_("{play} beats {top}: 2s beat any single, pair or triple of a lower rank.")
+_FOLLOW_JOKER = N_("{play} beats {top}: a single joker ranks above 2.")
+_FOLLOW_ANY_HIGHER = N_("{play} follows {top}: at this table any higher triple may follow a triple.")
+_BOMB_ON_PLAIN = N_("{play} is a bomb: a bomb beats any play that is not a bomb.")
+_BOMB_BIGGER = N_("{play} beats {top}: a bomb with more cards beats a bomb with fewer.")
+_BOMB_HIGHER = N_("{play} beats {top}: between bombs of the same size the higher rank wins.")
+_BOMB_PURE = N_("{play} beats {top}: at this table a bomb of natural cards beats a bomb of the same size "
+                "made with jokers.")
+_JOKER_BOMB_WINS = {
+    "top": N_("{play} is the double-joker bomb: at this table it beats everything."),
+    "as3": N_("{play} is the double-joker bomb: at this table it counts as the strongest 3-card bomb."),
+    "as4": N_("{play} is the double-joker bomb: at this table it counts as the strongest 4-card bomb."),
+}
+_NOT_ONE_HIGHER = {
+    SINGLE: N_("Only {next} may follow {top}: a single must be exactly one rank higher, or a 2."),
+    PAIR: N_("Only {next} may follow {top}: a pair must be exactly one rank higher, or 2 2."),
+    TRIPLE: N_("Only {next} may follow {top}: a triple must be exactly one rank higher, or 2 2 2."),
+    STRAIGHT: N_("Only {next} may follow {top}: a straight must start exactly one rank higher, "
+                 "with the same number of cards."),
+    CONNECTED_PAIRS: N_("Only {next} may follow {top}: connected pairs must start exactly one rank "
+                        "higher, with the same number of pairs."),
+}
+_SEQUENCE_AT_TOP = N_("Only a bomb can follow {top}: a sequence cannot go past A, so none starts one "
+                      "rank higher.")
+_NOT_HIGHER = N_("{play} does not beat {top}: a triple must be of a higher rank.")
+_ONLY_BOMB_TWO = N_("Only a bomb can follow {top}: nothing ranks above 2 (no wrap-around to 3).")
+_ONLY_BOMB_JOKER = N_("Only a bomb can follow a single joker: it ranks above everything else.")
+_ONLY_BOMB_BOMB = N_("Only a bigger bomb can follow the bomb {top}.")
+_BOMB_SMALL = N_("{play} does not beat {top}: a bomb must have more cards, or as many cards and a "
+                 "higher rank.")
+_BOMB_EQUAL = N_("{play} does not beat {top}: equal bombs never beat each other.")
+_BOMB_SOFT = N_("{play} does not beat {top}: at this table a bomb made with jokers loses to a natural "
+                "bomb of the same size.")
+_BOMB_VS_JOKER_BOMB = N_("{play} does not beat the double-joker bomb.")
+_TYPE_MISMATCH = {
+    SINGLE: N_("{play} cannot follow {top}: on a single only a single exactly one rank higher, a 2, "
+               "or a bomb may be played."),
+    PAIR: N_("{play} cannot follow {top}: on a pair only a pair exactly one rank higher, 2 2, or a bomb "
+             "may be played."),
+    TRIPLE: N_("{play} cannot follow {top}: on a triple only a triple one rank higher, 2 2 2, or a bomb "
+               "may be played."),
+    STRAIGHT: N_("{play} cannot follow {top}: on a straight only a straight of the same length starting "
+                 "one rank higher, or a bomb, may be played."),
+    CONNECTED_PAIRS: N_("{play} cannot follow {top}: on connected pairs only as many pairs starting one "
+                        "rank higher, or a bomb, may be played."),
+}
+_LENGTH_MISMATCH = {
+    STRAIGHT: N_("{play} cannot follow {top}: a straight must have the same number of cards ({length})."),
+    CONNECTED_PAIRS: N_("{play} cannot follow {top}: connected pairs must have the same number of cards "
+                        "({length})."),
+}
+_JOKER_ALONE = N_("A joker cannot be played alone: it must go with at least one natural card.")
+_JOKER_ONLY = N_("{play} has no natural card: jokers must be played with at least one natural card.")
+_JOKER_ONLY_BOMB = N_("{play} has no natural card: jokers must be played with at least one natural card "
+                      "(the double-joker bomb is a house rule, 'jokerBomb', that is off at this table).")
+_JOKER_BOMB_SAME = N_("{play} is not the double-joker bomb: it needs one small and one big joker.")
+_JOKER_AS_TWO = N_("{play} is not a combination: a joker can stand for any rank except 2.")
+_TWO_IN_SEQUENCE = N_("{play} is not a combination: a 2 cannot be part of a straight or of connected pairs.")
+_NOT_COMBINATION = N_("{play} is not a combination: play one rank (single, pair, triple, bomb), a straight "
+                      "of 3 or more consecutive ranks, or 2 or more consecutive pairs.")
+_TOO_MANY_TOGETHER = N_("{previous} and {play} together use {count} cards of rank {rank}, but {decks} "
+                        "deck(s) hold only {limit}.")
+_TWO_LAST = N_("A single 2 may not be a player's last card at this table.")
+_BAD_PREVIOUS = N_("The play on the table, {previous}, is not a valid combination, so nothing can be "
+                   "checked against it.")
+_BAD_READING = N_("{cards} cannot be read as {declared}; it can be read as {readings}.")
+_NO_READING = N_("{cards} cannot be read as {declared}.")
+_BAD_PLAYERS = N_("The number of players must be a whole number from 2 to 6, not {players}.")
+_BAD_RULES = N_("The house rules could not be read: {message}")
+
+
+def _t(template: Text, **params) -> Text:
+    return Text(template.template, params)
+
+
+def _verdict(legal, code, template, _reading=None, _readings=(), **params) -> Verdict:
+    return Verdict(legal, code, Text(template.template, params), _reading, _readings)
+
+
+def _no_reading_verdict(cards: tuple, rules: Rules) -> Verdict:
+    """Why ``cards`` form no combination (§3.5, §3.6)."""
+    text = _names_of_cards(cards)
+    naturals = [c.rank for c in cards if c.rank < SMALL_JOKER]
+    jokers = [c.rank for c in cards if c.rank >= SMALL_JOKER]
+    if not naturals:
+        if len(jokers) == 1:
+            return _verdict(False, "joker_alone", _JOKER_ALONE)
+        if len(jokers) == 2 and rules.joker_bomb != "off":
+            return _verdict(False, "joker_only", _JOKER_BOMB_SAME, play=text)
+        if len(jokers) == 2:
+            return _verdict(False, "joker_only", _JOKER_ONLY_BOMB, play=text)
+        return _verdict(False, "joker_only", _JOKER_ONLY, play=text)
+    distinct = set(naturals)
+    if jokers and TWO in distinct and len(distinct) == 1:
+        return _verdict(False, "joker_as_two", _JOKER_AS_TWO, play=text)
+    if TWO in distinct and len(cards) >= 3 and len(distinct) >= 2:
+        # would the cards make a sequence if 2 were allowed (K A 2, A 2 3, A A 2 2)?
+        return _verdict(False, "two_in_sequence", _TWO_IN_SEQUENCE, play=text)
+    if TWO in distinct and len(distinct) >= 2 and len(cards) >= 4 and len(cards) % 2 == 0:
+        return _verdict(False, "two_in_sequence", _TWO_IN_SEQUENCE, play=text)
+    return _verdict(False, "not_a_combination", _NOT_COMBINATION, play=text)
+
+
+def _names_of_cards(cards) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _parse_field(text, field: str):
+    try:
+        return _cards_of(text)
+    except CardError as error:
+        raise CardError(error.message, code=error.code, field=field) from None
+
+
+def _read(text, field: str, rules: Rules):
+    """(cards, readings, decks needed, rank counts, jokers) of a card string or tuple;
+    CardError re-labelled with ``field``."""
+    if isinstance(text, str):
+        try:
+            info = _profile(text)
+            return (info[0], _read_text(text, rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)[1],
+                    info[1], info[2], info[3])
+        except CardError as error:
+            raise CardError(error.message, code=error.code, field=field) from None
+    cards = _parse_field(text, field)
+    return (cards, _read_cards(cards, rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)) + _needs(cards)
+
+
+def _normal_values(values) -> tuple:
+    return tuple(sorted(JOKER if v >= SMALL_JOKER else v for v in values))
+
+
+def _declared(cards, readings, declared, field: str):
+    """The reading whose values are the declared ranks, or an illegal Verdict."""
+    want = _normal_values(c.rank for c in _parse_field(declared, field))
+    for r in readings:
+        if _normal_values(r.values) == want:
+            return r
+    text = _names_of_cards(cards)
+    if readings:
+        return _verdict(False, "bad_reading", _BAD_READING, None, readings, cards=text, declared=_names(want),
+                        readings="; ".join(describe(r) for r in readings))
+    return _verdict(False, "bad_reading", _NO_READING, None, readings, cards=text, declared=_names(want))
+
+
+def _deck_verdict(cards, n_decks: int, field: str, readings) -> Verdict:
+    error = decks_limit_error(cards, n_decks, field)
+    message = error.message if error is not None else Text("Too many copies of a card.")
+    return Verdict(False, "too_many_copies", message, None, readings)
+
+
+def _is_lead(previous) -> bool:
+    if previous is None:
+        return True
+    if isinstance(previous, str):
+        s = previous.strip()
+        return s == "" or s == "-"
+    return isinstance(previous, (tuple, list)) and len(previous) == 0
+
+
+def check(previous, play, rules: Rules = None, *, players: int | None = None, previous_as=None,
+          play_as=None, last_card: bool = False) -> Verdict:
+    """May ``play`` follow ``previous`` (``None``, ``""`` or ``"-"`` = a lead)? §3.7.
+
+    ``previous_as`` / ``play_as`` declare a joker reading as the ranks the cards stand for
+    (``"5 5 5"``). ``last_card``: the play would empty the player's hand (``twoAsLastCard``).
+    Unreadable card text raises :class:`CardError` (field ``previous``, ``play``, ``previous_as``
+    or ``play_as``); anything else wrong gives an illegal :class:`Verdict`.
+    """
+    if rules is None:
+        rules = _DEFAULT
+    elif not isinstance(rules, Rules):
+        try:
+            rules = rules_from_dict(rules)
+        except RulesError as error:
+            return _verdict(False, "bad_rules", _BAD_RULES, message=str(error.message))
+    lead = _is_lead(previous)
+    if not lead:
+        top_cards, top_readings, top_need, top_counts, top_jokers = _read(previous, "previous", rules)
+    cards, readings, need, counts, jokers = _read(play, "play", rules)
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not 2 <= players <= 6):
+        return _verdict(False, "bad_players", _BAD_PLAYERS, None, readings, players=players)
+    n_decks = decks(rules, players)
+    if need > n_decks:
+        return _deck_verdict(cards, n_decks, "play", readings)
+    if not readings:
+        return _no_reading_verdict(cards, rules)
+    if play_as is not None and str(play_as).strip() not in ("", "-"):
+        chosen = _declared(cards, readings, play_as, "play_as")
+        if isinstance(chosen, Verdict):
+            return chosen
+        candidates = (chosen,)
+    else:
+        candidates = readings
+    if (last_card and rules.two_as_last_card == "forbidden" and len(cards) == 1
+            and candidates[0].type == SINGLE and candidates[0].rank == TWO):
+        return _verdict(False, "two_as_last_card", _TWO_LAST, candidates[0], readings)
+
+    if lead:
+        best = candidates[0]
+        if len(candidates) > 1:
+            return _verdict(True, "lead_ok", _LEAD_AMBIGUOUS, best, readings, cards=_names_of_cards(cards),
+                            count=len(candidates), readings="; ".join(describe(r) for r in candidates),
+                            play=describe(best))
+        return _verdict(True, "lead_ok", _LEAD[best.type], best, readings, play=describe(best))
+
+    # following
+    if top_need > n_decks:
+        return _deck_verdict(top_cards, n_decks, "previous", readings)
+    limit = 4 * n_decks
+    if jokers + top_jokers > JOKERS_PER_DECK * n_decks or any(
+            count + top_counts.get(rank, 0) > limit for rank, count in counts.items()):
+        together = _together_error(top_cards, cards, n_decks)
+        if together is not None:
+            return Verdict(False, "too_many_copies", together, None, readings)
+    if not top_readings:
+        return _verdict(False, "bad_previous", _BAD_PREVIOUS, None, readings,
+                        previous=_names_of_cards(top_cards))
+    if previous_as is not None and str(previous_as).strip() not in ("", "-"):
+        top = _declared(top_cards, top_readings, previous_as, "previous_as")
+        if isinstance(top, Verdict):
+            return Verdict(False, top.code, top.reason, None, readings)
+    else:
+        top = top_readings[0]
+    for cand in candidates:
+        if beats(top, cand, rules):
+            return Verdict(True, "ok", _why_beats(top, cand, rules), cand, readings)
+    return _why_not(top, candidates, readings, rules)
+
+
+def _together_error(top_cards, cards, n_decks):
+    limit = 4 * n_decks
+    ranks = Counter(c.rank for c in top_cards if c.rank < SMALL_JOKER)
+    for c in cards:
+        if c.rank < SMALL_JOKER:
+            ranks[c.rank] += 1
+    for rank, count in ranks.items():
+        if count > limit:
+            return _t(_TOO_MANY_TOGETHER, previous=_names_of_cards(top_cards), play=_names_of_cards(cards),
+                      count=count, rank=RANK_NAMES[rank], decks=n_decks, limit=limit)
+    jokers = sum(1 for c in top_cards if c.is_joker) + sum(1 for c in cards if c.is_joker)
+    if jokers > JOKERS_PER_DECK * n_decks:
+        return _t(_TOO_MANY_TOGETHER, previous=_names_of_cards(top_cards), play=_names_of_cards(cards),
+                  count=jokers, rank="JK", decks=n_decks, limit=JOKERS_PER_DECK * n_decks)
+    return None
+
+
+def _why_beats(top: Reading, cand: Reading, rules: Rules) -> Text:
+    play, top_text = describe(cand), describe(top)
+    if cand.type == JOKER_BOMB:
+        return _t(_JOKER_BOMB_WINS.get(rules.joker_bomb, _JOKER_BOMB_WINS["top"]), play=_names_of_cards(cand.cards))
+    if cand.type == BOMB:
+        if top.type not in _BOMB_TYPES:
+            return _t(_BOMB_ON_PLAIN, play=play)
+        if cand.length > top.length:
+            return _t(_BOMB_BIGGER, play=play, top=top_text)
+        if rules.pure_beats_soft and top.get("soft") and not cand.get("soft"):
+            return _t(_BOMB_PURE, play=play, top=top_text)
+        if cand.rank > top.rank:
+            return _t(_BOMB_HIGHER, play=play, top=top_text)
+        return _t(_BOMB_PURE, play=play, top=top_text)
+    if cand.type == SINGLE and cand.rank == JOKER:
+        return _t(_FOLLOW_JOKER, play=_names_of_cards(cand.cards), top=top_text)
+    if cand.rank == top.rank + 1:
+        return _t(_FOLLOW_OK, play=play, top=top_text)
+    if cand.type == TRIPLE and rules.triple_follow == "anyHigher":
+        return _t(_FOLLOW_ANY_HIGHER, play=play, top=top_text)
+    return _t(_FOLLOW_TWO, play=play, top=top_text)
+
+
+def _next_of(top: Reading) -> str | None:
+    """The ranks that follow ``top`` by the +1 rule, or None when no sequence starts higher."""
+    if top.type in (STRAIGHT, CONNECTED_PAIRS):
+        k = top.length if top.type == STRAIGHT else top.length // 2
+        if top.rank + k > ACE:
+            return None
+        return _names(tuple(v + 1 for v in top.values))
+    return _names((top.rank + 1,) * top.length)
+
+
+def _why_not(top: Reading, candidates, readings, rules: Rules) -> Verdict:
+    top_text = describe(top) if top.type != JOKER_BOMB else _names_of_cards(top.cards)
+    if top.type in _BOMB_TYPES:
+        bombs = [c for c in candidates if c.type in _BOMB_TYPES]
+        if not bombs:
+            return _verdict(False, "only_bomb_beats_bomb", _ONLY_BOMB_BOMB, candidates[0], readings, top=top_text)
+        cand = bombs[0]
+        play = describe(cand) if cand.type != JOKER_BOMB else _names_of_cards(cand.cards)
+        if top.type == JOKER_BOMB:
+            return _verdict(False, "bomb_too_small", _BOMB_VS_JOKER_BOMB, cand, readings, play=play)
+        if (cand.type == BOMB and cand.length == top.length and rules.pure_beats_soft
+                and cand.get("soft") and not top.get("soft")):
+            return _verdict(False, "bomb_too_small", _BOMB_SOFT, cand, readings, play=play, top=top_text)
+        if cand.type == BOMB and cand.length == top.length and cand.rank == top.rank:
+            return _verdict(False, "bomb_too_small", _BOMB_EQUAL, cand, readings, play=play, top=top_text)
+        return _verdict(False, "bomb_too_small", _BOMB_SMALL, cand, readings, play=play, top=top_text)
+    same = [c for c in candidates if c.type == top.type]
+    if not same:
+        return _verdict(False, "type_mismatch", _TYPE_MISMATCH[top.type], candidates[0], readings,
+                        play=describe(candidates[0]) if candidates[0].type != JOKER_BOMB
+                        else _names_of_cards(candidates[0].cards), top=top_text)
+    same_length = [c for c in same if c.length == top.length]
+    if not same_length:
+        return _verdict(False, "length_mismatch", _LENGTH_MISMATCH[top.type], same[0], readings,
+                        play=describe(same[0]), top=top_text, length=top.length)
+    cand = same_length[0]
+    if top.type == SINGLE and top.rank == JOKER:
+        return _verdict(False, "only_bomb_beats_joker", _ONLY_BOMB_JOKER, cand, readings)
+    if top.rank == TWO:
+        return _verdict(False, "only_bomb_beats_two", _ONLY_BOMB_TWO, cand, readings, top=top_text)
+    if top.type == TRIPLE and rules.triple_follow == "anyHigher":
+        return _verdict(False, "not_higher", _NOT_HIGHER, cand, readings, play=describe(cand), top=top_text)
+    following = _next_of(top)
+    if following is None:
+        return _verdict(False, "not_one_higher", _SEQUENCE_AT_TOP, cand, readings, top=top_text)
+    return _verdict(False, "not_one_higher", _NOT_ONE_HIGHER[top.type], cand, readings, next=following,
+                    top=top_text)
+
+
+# --------------------------------------------------------------------------------------------
+# Hand facts (§9) and settlement (§3.8, §4)
+
+MAX_NUMBER = 108
+_LOSER_KEYS = {"cards": "cards", "jokers": "jokers", "twos": "twos", "held_bombs": "held_bombs",
+               "heldBombs": "held_bombs", "played": "played", "playedAny": "played", "played_any": "played",
+               "dealer_only_opening": "dealer_only_opening", "dealerOnlyOpening": "dealer_only_opening"}
+
+
+def needed_facts(rules: Rules = None) -> tuple:
+    """The facts beyond each loser's ``cards`` and ``jokers`` that this table's switches use.
+
+    Per loser: ``twos``, ``held_bombs``, ``played``, ``dealer_only_opening``; per hand:
+    ``bombs_played``, ``tricks``.
+    """
+    rules = rules or _DEFAULT
+    out = []
+    if rules.twos_are_trumps != "off":
+        out.append("twos")
+    if rules.held_bomb_mult != "off":
+        out.append("held_bombs")
+    shut = rules.shut_out in ("double", "fixed20")
+    if shut:
+        out.append("played")
+        if rules.shut_out_dealer_exception:
+            out.append("dealer_only_opening")
+    if rules.played_bomb_mult != "off" or rules.shut_out == "fixed20":
+        out.append("bombs_played")
+    if rules.long_hand_mult == "on":
+        out.append("tricks")
+    return tuple(out)
+
+
+def _fail(code: str, field: str | None, template: Text, **params):
+    raise FactsError(Text(template.template, params), code=code, field=field)
+
+
+_E_FACTS = N_("The hand must be a set of facts: players, winner and losers.")
+_E_PLAYERS = N_("List the players in seat order: 2 to 6 names.")
+_E_PLAYER_COUNT = N_("{count} players listed: 干瞪眼 is played by 2 to 6 players.")
+_E_PLAYER_NAME = N_("Player {position} has no name: every player needs a non-empty name.")
+_E_PLAYER_DUP = N_("'{name}' is listed twice: player names must be different.")
+_E_WINNER = N_("The winner '{name}' is not one of the players: choose the player who played out first.")
+_E_DEALER = N_("The dealer '{name}' is not one of the players.")
+_E_LOSERS = N_("Give the losers as a set of name: facts pairs.")
+_E_LOSER_MISSING = N_("{name}: missing — every player except the winner needs their cards left.")
+_E_LOSER_UNKNOWN = N_("'{name}' is not one of the players: losers must be players.")
+_E_WINNER_LOSER = N_("{name} is the winner and cannot also be a loser: the winner has no cards left.")
+_E_LOSER_FACTS = N_("{name}: give the facts as cards, jokers, … values.")
+_E_LOSER_KEY = N_("{name}: '{key}' is not a fact of a hand; use {known}.")
+_E_NOT_INT = N_("{name}: {what} must be a whole number, not '{value}'.")
+_E_NEGATIVE = N_("{name}: {what} cannot be negative ({value}).")
+_E_TOO_BIG = N_("{name}: {what} = {value} is more than a whole game holds.")
+_E_NO_CARDS = N_("{name}: a loser has at least 1 card left — only the winner played out.")
+_E_CARDS_MISSING = N_("{name}: how many cards are left? Give 'cards'.")
+_E_JOKERS_CARDS = N_("{name}: {jokers} jokers held but only {cards} card(s) left — jokers cannot exceed cards.")
+_E_JOKERS_DECK = N_("{total} jokers held in all, but {decks} deck(s) have only {limit} — check the jokers.")
+_E_TWOS_CARDS = N_("{name}: {twos} 2s and {jokers} jokers held but only {cards} card(s) left — 2s and jokers "
+                   "together cannot exceed cards.")
+_E_TWOS_DECK = N_("{total} 2s held in all, but {decks} deck(s) have only {limit} — check the 2s.")
+_E_CARDS_DECK = N_("{total} cards left in all, but {decks} deck(s) have only {limit} — check the card counts.")
+_E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
+_E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
+_E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
+_E_HELD_CARDS = N_("{name}: bombs of {total} cards in all held but only {cards} card(s) left.")
+_E_HELD_CARDS_JOKERS = N_("{name}: bombs of {total} cards held besides {jokers} joker(s), but only {cards} "
+                          "card(s) left — count the jokers first, then the bombs in the other cards.")
+_E_SHUT_OUT = N_("{name}: never played, so {name} still holds the {need} cards dealt (or more after "
+                 "drawing), not {cards}.")
+_E_SHUT_OUT_EXACT = N_("{name}: never played and only trick winners draw, so {name} holds exactly 5 cards, "
+                       "not {cards}.")
+_E_DEALER_PLAYED = N_("{name}: the dealer always leads the first trick — mark 'only the opening lead' "
+                      "instead of 'never played'.")
+_E_NOT_DEALER = N_("{name}: only the dealer can have played just the opening lead — {dealer} is the dealer.")
+_E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dealer is.")
+_E_DEALER_WINNER = N_("{name}: the dealer won this hand, so the dealer is not a loser.")
+_E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
+
+_WHAT = {"cards": "cards", "jokers": "jokers", "twos": "2s", "held_bombs": "a bomb size",
+         "bombs_played": "a bomb size", "played": "played", "dealer_only_opening": "dealer_only_opening"}
+
+
+def _int(value, name: str, key: str, field: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail("not_integer", field, _E_NOT_INT, name=name, what=_WHAT.get(key, key), value=value)
+    if value < low:
+        if low == 1 and key == "cards":
+            _fail("loser_without_cards", field, _E_NO_CARDS, name=name)
+        _fail("negative", field, _E_NEGATIVE, name=name, what=_WHAT.get(key, key), value=value)
+    if value > MAX_NUMBER:
+        _fail("too_large", field, _E_TOO_BIG, name=name, what=_WHAT.get(key, key), value=value)
+    return value
+
+
+def _sizes(value, name: str, key: str, field: str, rules: Rules, n_decks: int, allow_joker_bomb: bool) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)) or len(value) > 40:
+        _fail("not_list", field, _E_LIST, name=name, what=key)
+    low, high = rules.min_bomb, 6 * n_decks  # 4 naturals + 2 jokers per deck
+    out = []
+    for i, size in enumerate(value):
+        size = _int(size, name, key, f"{field}.{i}")
+        if not (low <= size <= high or (allow_joker_bomb and size == 2 and rules.joker_bomb != "off")):
+            _fail("bomb_size", f"{field}.{i}", _E_BOMB_SIZE, name=name, size=size, low=low, high=high)
+        out.append(size)
+    return out
+
+
+def _bool_fact(value, name: str, key: str, field: str, default: bool) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        _fail("not_boolean", field, _E_BOOL, name=name, what=key, value=value)
+    return value
+
+
+def _opt(value):
+    return 0 if value is None else value
+
+
+def validate_facts(facts, rules: Rules = None) -> dict:
+    """Check hand facts (§9) and return them normalised (snake_case keys, every optional fact filled).
+
+    Raises :class:`FactsError` with a ``code`` and a ``field`` such as ``losers.B.jokers``.
+    """
+    rules = rules or _DEFAULT
+    if not isinstance(facts, Mapping):
+        _fail("bad_facts", None, _E_FACTS)
+    players = facts.get("players")
+    if not isinstance(players, (list, tuple)):
+        _fail("players_missing", "players", _E_PLAYERS)
+    if not 2 <= len(players) <= 6:
+        _fail("player_count", "players", _E_PLAYER_COUNT, count=len(players))
+    seen = set()
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            _fail("player_name", f"players.{i}", _E_PLAYER_NAME, position=i + 1)
+        if name in seen:
+            _fail("duplicate_player", f"players.{i}", _E_PLAYER_DUP, name=name)
+        seen.add(name)
+    n_decks = decks(rules, len(players))
+    winner = facts.get("winner")
+    if not isinstance(winner, str) or winner not in seen:
+        _fail("unknown_winner", "winner", _E_WINNER, name=winner)
+    dealer = facts.get("dealer")
+    if dealer is not None and (not isinstance(dealer, str) or dealer not in seen):
+        _fail("unknown_dealer", "dealer", _E_DEALER, name=dealer)
+    losers = facts.get("losers")
+    if not isinstance(losers, Mapping):
+        _fail("losers_missing", "losers", _E_LOSERS)
+    for name in losers:
+        if name == winner:
+            _fail("winner_is_loser", f"losers.{name}", _E_WINNER_LOSER, name=name)
+        if name not in seen:
+            _fail("unknown_loser", f"losers.{name}", _E_LOSER_UNKNOWN, name=name)
+    out_losers = {}
+    total_jokers = total_twos = total_cards = 0
+    joker_limit, two_limit, card_limit = JOKERS_PER_DECK * n_decks, 4 * n_decks, 54 * n_decks
+    winner_only = rules.draw_mode == "winnerOnly"
+    by_size = rules.held_bomb_mult == "bySize"
+    for name in players:
+        if name == winner:
+            continue
+        if name not in losers:
+            _fail("loser_missing", f"losers.{name}", _E_LOSER_MISSING, name=name)
+        entry = losers[name]
+        base = f"losers.{name}"
+        if not isinstance(entry, Mapping):
+            _fail("bad_loser", base, _E_LOSER_FACTS, name=name)
+        values = {}
+        for key, value in entry.items():
+            norm = _LOSER_KEYS.get(key)
+            if norm is None:
+                _fail("unknown_fact", f"{base}.{key}", _E_LOSER_KEY, name=name, key=key,
+                      known="cards, jokers, twos, held_bombs, played, dealer_only_opening")
+            values[norm] = value
+        if values.get("cards") is None:
+            _fail("cards_missing", f"{base}.cards", _E_CARDS_MISSING, name=name)
+        cards = _int(values["cards"], name, "cards", f"{base}.cards", low=1)
+        jokers = _int(_opt(values.get("jokers")), name, "jokers", f"{base}.jokers")
+        if jokers > cards:
+            _fail("jokers_exceed_cards", f"{base}.jokers", _E_JOKERS_CARDS, name=name, jokers=jokers, cards=cards)
+        twos = _int(_opt(values.get("twos")), name, "twos", f"{base}.twos")
+        if twos + jokers > cards:
+            _fail("twos_exceed_cards", f"{base}.twos", _E_TWOS_CARDS, name=name, twos=twos, jokers=jokers,
+                  cards=cards)
+        held = _sizes(values.get("held_bombs"), name, "held_bombs", f"{base}.held_bombs", rules, n_decks, False)
+        if held:
+            total = sum(held)
+            room = cards - jokers if by_size else cards
+            if total > room:
+                _fail("held_bombs_exceed_cards", f"{base}.held_bombs",
+                      _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
+                      name=name, total=total, cards=cards, jokers=jokers)
+        played = _bool_fact(values.get("played"), name, "played", f"{base}.played", True)
+        opening = _bool_fact(values.get("dealer_only_opening"), name, "dealer_only_opening",
+                             f"{base}.dealer_only_opening", False)
+        if not played:
+            if dealer is not None and name == dealer:
+                _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
+            if winner_only and cards != 5:
+                _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
+            if cards < 5:
+                _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
+        if opening:
+            if dealer is None:
+                _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
+            if name != dealer:
+                _fail("not_dealer", f"{base}.dealer_only_opening", _E_NOT_DEALER, name=name, dealer=dealer)
+        total_jokers += jokers
+        if total_jokers > joker_limit:
+            _fail("jokers_exceed_deck", f"{base}.jokers", _E_JOKERS_DECK, total=total_jokers, decks=n_decks,
+                  limit=joker_limit)
+        total_twos += twos
+        if total_twos > two_limit:
+            _fail("twos_exceed_deck", f"{base}.twos", _E_TWOS_DECK, total=total_twos, decks=n_decks,
+                  limit=two_limit)
+        total_cards += cards
+        if total_cards > card_limit:
+            _fail("cards_exceed_deck", f"{base}.cards", _E_CARDS_DECK, total=total_cards, decks=n_decks,
+                  limit=card_limit)
+        out_losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held,
+                            "played": played, "dealer_only_opening": opening}
+    bombs = facts.get("bombs_played", facts.get("bombsPlayed"))
+    bombs = _sizes(bombs, "bombs_played", "bombs_played", "bombs_played", rules, n_decks, True)
+    tricks = facts.get("tricks")
+    if tricks is not None and (isinstance(tricks, bool) or not isinstance(tricks, int)
+                               or not 0 <= tricks <= MAX_NUMBER):
+        _fail("bad_tricks", "tricks", _E_TRICKS, value=tricks)
+    out = {"players": list(players), "winner": winner, "losers": out_losers, "bombs_played": bombs,
+           "tricks": tricks}
+    if dealer is not None:
+        out["dealer"] = dealer
+    return out
+
+
+def next_dealer(facts) -> str:
+    """The next hand's dealer: this hand's winner (§3.2)."""
+    if isinstance(facts, Mapping) and isinstance(facts.get("winner"), str):
+        return facts["winner"]
+    raise FactsError(Text(_E_WINNER.template, {"name": None}), code="unknown_winner", field="winner")
+
+
+# Settlement sentences
+_S_CARDS = N_("{name}: {cards} cards")
+_S_CARD = N_("{name}: 1 card")
+_S_STEP = N_("{base}{factors} = {pay}")
+_S_STEP_CAP = N_("{base}{factors} = {raw}, capped at {pay}")
+_F_JOKER = N_("holds a joker, ×2")
+_F_JOKERS_ONCE = N_("holds {count} jokers, ×2 once")
+_F_PER_JOKER = N_("holds {count} joker(s), ×2 each = ×{factor}")
+_F_TWOS = N_("holds {count} 2(s), ×2 each = ×{factor}")
+_F_HELD_ONCE = N_("holds a bomb, ×2")
+_F_HELD_NOT_STACKED = N_("holds a bomb, no extra ×2 on top of the joker doubling")
+_F_HELD_PER = N_("holds {count} bomb(s), ×2 each = ×{factor}")
+_F_HELD_SIZE = N_("holds bomb(s) of {sizes} cards, ×{factor}")
+_F_SHUT = N_("never played (shut out), ×2")
+_F_SHUT_DEALER = N_("dealer who only made the opening lead (shut out), ×2")
+_F_THRESHOLD = N_("{threshold} or more cards left, ×2")
+_F_PLAYED_DOUBLE = N_("{count} bomb(s) played, ×2 each = ×{factor}")
+_F_PLAYED_SIZE = N_("bomb(s) of {sizes} cards played, ×{factor}")
+_F_PLAYED_LINEAR = N_("{count} bomb count(s) played, ×(1 + {count}) = ×{factor}")
+_F_LONG = N_("long hand ({tricks} tricks), ×{factor}")
+_F_UNIT = N_("{unit} points per card, ×{unit}")
+_S_FIXED = N_("{name}: shut out, pays 20 + 10 × {count} bomb count(s) = {raw}")
+_S_FIXED_CAP = N_("{name}: shut out, pays 20 + 10 × {count} bomb count(s) = {raw}, capped at {pay}")
+_S_EXEMPT = N_("{name}: 1 card left (报警), pays nothing at this table.")
+_S_TOTAL = N_("{winner} collects {total} from {count} players.")
+_S_TOTAL_ONE = N_("{winner} collects {total} from 1 player.")
+
+
+def _cap_limit(rules: Rules) -> int | None:
+    if rules.cap == "none":
+        return None
+    return int(rules.cap.partition(":")[2])
+
+
+def _bomb_counts(sizes, rules: Rules) -> int:
+    """炸数 of the bombs played (§8 S5/S11): the smallest kind of bomb counts 1, each extra card +1."""
+    low = rules.min_bomb
+    return sum(_joker_bomb_size(s, rules) - low + 1 for s in sizes)
+
+
+def _joker_bomb_size(size: int, rules: Rules) -> int:
+    if size == 2:  # the double-joker bomb counts as the bomb size it stands for
+        return {"as3": 3, "as4": 4}.get(rules.joker_bomb, 4)
+    return size
+
+
+def _factors_text(parts) -> Text:
+    if not parts:
+        return Text("")
+    template = "".join(", {f%d}" % i for i in range(len(parts)))
+    return Text(template, {f"f{i}": part for i, part in enumerate(parts)})
+
+
+def settle(facts, rules: Rules = None, stake=1) -> Settlement:
+    """Who pays what (§3.8, §4): validates the facts first; points are zero-sum integers.
+
+    ``points`` include the ``unit`` when it is a whole number; a fractional unit is applied with the
+    stake, so ``deltas`` always equal points-before-unit × unit × stake.
+    """
+    if rules is None:
+        rules = _DEFAULT
+    elif not isinstance(rules, Rules):
+        rules = rules_from_dict(rules)
+    facts = validate_facts(facts, rules)
+    winner = facts["winner"]
+    unit = rules.unit
+    whole_unit = isinstance(unit, int)
+    cap = _cap_limit(rules)
+    bombs = facts["bombs_played"]
+    shut_mode = rules.shut_out
+    # factor shared by every loser: bombs played, long hand
+    shared, shared_parts = 1, []
+    pbm = rules.played_bomb_mult
+    if pbm != "off" and bombs:
+        if pbm == "double":
+            f = 2 ** len(bombs)
+            shared_parts.append(_t(_F_PLAYED_DOUBLE, count=len(bombs), factor=f))
+        elif pbm == "bySize":
+            f = 1
+            for s in bombs:
+                f *= 2 ** (_joker_bomb_size(s, rules) - 2)
+            shared_parts.append(_t(_F_PLAYED_SIZE, sizes=", ".join(str(s) for s in bombs), factor=f))
+        else:
+            n = _bomb_counts(bombs, rules)
+            f = 1 + n
+            shared_parts.append(_t(_F_PLAYED_LINEAR, count=n, factor=f))
+        shared *= f
+    tricks = facts["tricks"]
+    if rules.long_hand_mult == "on" and tricks is not None and tricks >= 20:
+        f = 4 if tricks >= 30 else 2
+        shared *= f
+        shared_parts.append(_t(_F_LONG, tricks=tricks, factor=f))
+    if whole_unit and unit != 1:
+        shared *= unit
+        shared_parts.append(_t(_F_UNIT, unit=unit))
+    threshold = int(shut_mode.partition(":")[2]) if shut_mode.startswith("threshold:") else None
+    dealer = facts.get("dealer")
+    points = {name: 0 for name in facts["players"]}
+    steps = []
+    total = 0
+    for name, loser in facts["losers"].items():
+        cards, jokers = loser["cards"], loser["jokers"]
+        if rules.one_card_exempt and cards == 1:
+            steps.append(_t(_S_EXEMPT, name=name))
+            continue
+        shut = False
+        if shut_mode in ("double", "fixed20"):
+            shut = not loser["played"] or (rules.shut_out_dealer_exception and loser["dealer_only_opening"]
+                                           and name == dealer)
+        if shut_mode == "fixed20" and shut:
+            n = _bomb_counts(bombs, rules)
+            raw = 20 + 10 * n
+            if whole_unit:
+                raw *= unit
+            pay = raw if cap is None else min(raw, cap * (unit if whole_unit else 1))
+            steps.append(_t(_S_FIXED if pay == raw else _S_FIXED_CAP, name=name, count=n, raw=raw, pay=pay))
+            points[name] = -pay
+            total += pay
+            continue
+        m = cards
+        parts = []
+        jd = rules.joker_doubling
+        joker_factor = 1
+        if jokers and jd != "off":
+            if jd == "once":
+                joker_factor = 2
+                parts.append(_F_JOKER if jokers == 1 else _t(_F_JOKERS_ONCE, count=jokers))
+            else:
+                joker_factor = 2 ** jokers
+                parts.append(_t(_F_PER_JOKER, count=jokers, factor=joker_factor))
+            m *= joker_factor
+        if rules.twos_are_trumps == "perTwo" and loser["twos"]:
+            f = 2 ** loser["twos"]
+            m *= f
+            parts.append(_t(_F_TWOS, count=loser["twos"], factor=f))
+        held = loser["held_bombs"]
+        hbm = rules.held_bomb_mult
+        if hbm != "off" and held:
+            if hbm == "once":
+                if joker_factor == 1:
+                    m *= 2
+                    parts.append(_F_HELD_ONCE)
+                else:
+                    parts.append(_F_HELD_NOT_STACKED)
+            elif hbm == "perBomb":
+                f = 2 ** len(held)
+                m *= f
+                parts.append(_t(_F_HELD_PER, count=len(held), factor=f))
+            else:
+                f = 1
+                for s in held:
+                    f *= 2 ** (s - 2)
+                m *= f
+                parts.append(_t(_F_HELD_SIZE, sizes=", ".join(str(s) for s in held), factor=f))
+        if shut:
+            m *= 2
+            parts.append(_F_SHUT_DEALER if loser["played"] else _F_SHUT)
+        elif threshold is not None and cards >= threshold:
+            m *= 2
+            parts.append(_t(_F_THRESHOLD, threshold=threshold))
+        m *= shared
+        parts.extend(shared_parts)
+        limit = None if cap is None else cap * (unit if whole_unit else 1)
+        pay = m if limit is None else min(m, limit)
+        base = _t(_S_CARD, name=name) if cards == 1 else _t(_S_CARDS, name=name, cards=cards)
+        factors = _factors_text(parts)
+        if pay == m:
+            steps.append(_t(_S_STEP, base=base, factors=factors, pay=pay))
+        else:
+            steps.append(_t(_S_STEP_CAP, base=base, factors=factors, raw=m, pay=pay))
+        points[name] = -pay
+        total += pay
+    points[winner] = total
+    count = len(facts["losers"])
+    steps.append(_t(_S_TOTAL_ONE, winner=winner, total=total) if count == 1
+                 else _t(_S_TOTAL, winner=winner, total=total, count=count))
+    if whole_unit:
+        deltas = apply_stake(points, stake)
+    else:
+        deltas = apply_stake(points, _money(stake) * Decimal(str(unit)))
+    return Settlement(deltas=deltas, steps=steps, points=points, next_dealer=winner)
+
+
+def _money(stake) -> Decimal:
+    if isinstance(stake, bool):
+        raise FactsError(N_("The stake must be a number, not '{value}'.", value=stake), field="stake")
+    try:
+        value = Decimal(str(stake))
+    except ArithmeticError:
+        raise FactsError(N_("The stake must be a number, not '{value}'.", value=stake), field="stake") from None
+    if not value.is_finite():
+        raise FactsError(N_("The stake must be a number, not '{value}'.", value=stake), field="stake")
+    return value
