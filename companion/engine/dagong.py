@@ -1,0 +1,1151 @@
+"""大冶打拱 (Daye Da Gong): house rules, play legality and hand settlement.
+
+The specification is ``rules/dagong.md`` (§5 plays, §6 points, §7 early ends, §8 settlement,
+§9 switches, §10 the settlement algorithm). Pure Python: nothing here imports Flask or the
+database. Every user-visible sentence is a :class:`~.common.Text` made with ``N_``; the
+descriptions of plays and teams passed as parameters are ``Text`` too, so a translator can
+translate them one by one.
+
+Public contract (fixed): ``Rules``, ``SWITCHES``, ``ALIASES``, ``PRESETS``, ``rules_from_dict``,
+``classify``, ``check``, ``validate_facts``, ``settle``, ``teams``, ``next_dealer``.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Mapping
+
+from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
+                    CardError, decks_limit_error, parse_cards)
+from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
+                     apply_stake, build_rules)
+
+DECKS = 2
+PLAYERS = 4
+TOTAL_POINTS = 200
+MAX_BOMB = 12  # 8 natural cards of a rank + 4 jokers
+
+
+# --------------------------------------------------------------------------------------------
+# House rules (§9)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One field per switch of §9 of the rules file; the defaults are the 大冶 defaults."""
+
+    turn_direction: str = "ccw"
+    first_banker: str = "random"
+    bid_card_rule: str = "firstDealtToDealer"
+    bid_card_exclude_jokers: bool = True
+    dealer_holds_both: str = "nextDealtCard"
+    shout_allowed: bool = True
+    shouter_leads: bool = True
+    shout_multiplier: int = 4
+    laizi_single_value: int = 2
+    three_jokers: str = "tripleOfLaiziValue"
+    four_jokers: str = "wild"
+    max_jokers_in_510k: int = 1
+    allow_straights: bool = False
+    min_straight: int = 3
+    min_linked_pairs: int = 2
+    min_linked_triples: int = 2
+    bomb_min: int = 4
+    bomb_vs_510k: str = "bombAbove510K"
+    hard_beats_soft: bool = False
+    xi_premium: bool = False
+    gunlong: bool = False
+    win_threshold: int = 100
+    first_third_always_wins: bool = False
+    shutout_multiplier_13_14: int = 2
+    early_end_e1: bool = True
+    e1_fence: int = 105
+    early_end_e2: bool = True
+    e2_fence: int = 100
+    early_end_e3: bool = True
+    base_stake: int = 1
+    bonus_xi_qian: bool = False
+
+    # Rules values are cache keys on every check; hashing 31 fields each time is measurable.
+    def __hash__(self) -> int:
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self):  # never carry the (per-process) cached hash through pickle/copy
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
+def _sw(key, help_text, choices=(), kind="choice", minimum=None):
+    return Switch(key, help_text, tuple(choices), kind, minimum)
+
+
+_BOOL = (False, True)
+
+SWITCHES: dict[str, Switch] = {s.key: s for s in (
+    _sw("turn_direction", N_("Direction of dealing and play: counter-clockwise (ccw) or clockwise (cw)."),
+        ("ccw", "cw")),
+    _sw("first_banker", N_("How the banker of the first hand is chosen: at random or by hand."),
+        ("random", "manual")),
+    _sw("bid_card_rule", N_("Which of the banker's cards is shown as the bright card."),
+        ("firstDealtToDealer", "random", "dealerChooses")),
+    _sw("bid_card_exclude_jokers", N_("A joker may not be the bright card."), _BOOL, "bool"),
+    _sw("dealer_holds_both", N_("What happens when the banker holds both copies of the bright card."),
+        ("nextDealtCard", "redeal", "forceSolo")),
+    _sw("shout_allowed", N_("A player may shout (独牌) and play one against three."), _BOOL, "bool"),
+    _sw("shouter_leads", N_("The shouter leads the first trick."), _BOOL, "bool"),
+    _sw("shout_multiplier", N_("Multiplier of a one-against-three hand (the shouter wins or pays three shares)."),
+        kind="int", minimum=1),
+    _sw("laizi_single_value", N_("The rank a joker counts as when played alone (2 or 3)."), (2, 3)),
+    _sw("three_jokers", N_("Three jokers alone: a triple of the joker value, or a pure ♠ 510K."),
+        ("tripleOfLaiziValue", "pure510KSpade")),
+    _sw("four_jokers", N_("Four jokers alone: a bomb of the joker value (wild), or the top bomb."),
+        ("wild", "topBomb")),
+    _sw("max_jokers_in_510k", N_("The most jokers a 510K may contain."), (1, 2)),
+    _sw("allow_straights", N_("Single straights (顺子) may be played."), _BOOL, "bool"),
+    _sw("min_straight", N_("The shortest straight, when straights are allowed."), kind="int", minimum=3),
+    _sw("min_linked_pairs", N_("The fewest pairs in consecutive pairs (连对)."), kind="int", minimum=2),
+    _sw("min_linked_triples", N_("The fewest triples in consecutive triples (连三)."), kind="int", minimum=2),
+    _sw("bomb_min", N_("The fewest cards of one rank that make a bomb."), (3, 4)),
+    _sw("bomb_vs_510k", N_("Whether every bomb beats a 510K, or a 510K beats bombs of four cards or fewer."),
+        ("bombAbove510K", "510KAboveFourBomb")),
+    _sw("hard_beats_soft", N_("With equal card counts, a bomb without jokers beats any bomb with jokers."),
+        _BOOL, "bool"),
+    _sw("xi_premium", N_("A hard bomb of 7 or 8 cards (七喜/八喜) beats every soft bomb."), _BOOL, "bool"),
+    _sw("gunlong", N_("Two or more consecutive bombs (滚龙) may be played together and beat every bomb."),
+        _BOOL, "bool"),
+    _sw("win_threshold", N_("Points the first-out player's team needs to win (inclusive)."), kind="int", minimum=0),
+    _sw("first_third_always_wins", N_("A team with first and third place wins whatever its points."),
+        _BOOL, "bool"),
+    _sw("shutout_multiplier_13_14", N_("Multiplier when the winners of a first-and-third or first-and-fourth "
+                                       "hand took all 200 points."), (2, 4)),
+    _sw("early_end_e1", N_("Stop early when the second-out player alone holds the E1 fence."), _BOOL, "bool"),
+    _sw("e1_fence", N_("Points the second-out player needs for the E1 early end."), kind="int", minimum=0),
+    _sw("early_end_e2", N_("Stop early when the first-out player's team holds the E2 fence."), _BOOL, "bool"),
+    _sw("e2_fence", N_("Points the first-out player's team needs for the E2 early end."), kind="int", minimum=0),
+    _sw("early_end_e3", N_("Stop early when one side already holds all 200 points."), _BOOL, "bool"),
+    _sw("base_stake", N_("Base stake: every share of a settlement is multiplied by it."), kind="int", minimum=1),
+    _sw("bonus_xi_qian", N_("喜钱: a hard 7-bomb (8-bomb) collects 1 (2) from each other player."), _BOOL, "bool"),
+)}
+
+# The rules file's camelCase keys that do not snake cleanly, and other common spellings.
+ALIASES: dict[str, str] = {
+    "maxJokersIn510K": "max_jokers_in_510k", "maxJokersIn510k": "max_jokers_in_510k",
+    "max_jokers_in_510K": "max_jokers_in_510k",
+    "shutoutMultiplier13_14": "shutout_multiplier_13_14", "shutoutMultiplier1314": "shutout_multiplier_13_14",
+    "bombVs510K": "bomb_vs_510k", "bombVs510k": "bomb_vs_510k", "bomb_vs_510K": "bomb_vs_510k",
+    "earlyEndE1": "early_end_e1", "earlyEndE2": "early_end_e2", "earlyEndE3": "early_end_e3",
+    "e1Fence": "e1_fence", "e2Fence": "e2_fence",
+    "laiziSingleValue": "laizi_single_value", "bonusXiQian": "bonus_xi_qian",
+}
+
+# Other spellings of choice values (the rules file's prose).
+_VALUE_ALIASES = {
+    "turn_direction": {"counter-clockwise": "ccw", "counterclockwise": "ccw", "anticlockwise": "ccw",
+                       "clockwise": "cw"},
+    "bomb_vs_510k": {"bomb > 510K": "bombAbove510K", "510K > 4-bomb": "510KAboveFourBomb"},
+}
+
+PRESETS: dict[str, Rules] = {"daye": Rules()}
+DEFAULT_RULES = PRESETS["daye"]
+
+
+def rules_from_dict(data: Mapping[str, Any] | None, preset: str | None = None) -> Rules:
+    """Rules from a preset name and a dict of switches (camelCase or snake_case keys).
+
+    Raises :class:`RulesError` naming the key and the allowed values.
+    """
+    if isinstance(data, Rules):
+        return data
+    if preset is not None and preset not in PRESETS:
+        raise RulesError(N_("Unknown preset '{preset}': choose one of {choices}.", preset=preset,
+                            choices=", ".join(PRESETS)), code="unknown_preset", field="preset")
+    base = PRESETS[preset] if preset is not None else DEFAULT_RULES
+    if data is None:
+        return base
+    if not isinstance(data, Mapping):
+        raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
+    cleaned = {}
+    for raw_key, value in data.items():
+        key = ALIASES.get(str(raw_key)) or _snake(str(raw_key))
+        switch = SWITCHES.get(key)
+        if switch is not None and switch.kind == "choice":
+            value = _VALUE_ALIASES.get(key, {}).get(value, value) if isinstance(value, str) else value
+            if switch.choices and all(isinstance(c, int) and not isinstance(c, bool) for c in switch.choices):
+                if isinstance(value, bool):
+                    raise RulesError(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.",
+                                        key=key, value=value, choices=", ".join(map(str, switch.choices))),
+                                     field=f"rules.{key}")
+                if isinstance(value, str) and value.strip().isdigit():
+                    value = int(value.strip())
+                elif isinstance(value, float) and value.is_integer():
+                    value = int(value)
+        cleaned[raw_key] = value
+    return build_rules(Rules, SWITCHES, cleaned, base=base, aliases=ALIASES)
+
+
+def _snake(name: str) -> str:
+    from .common import snake
+    return snake(name)
+
+
+def _coerce_rules(rules) -> Rules:
+    if rules is None:
+        return DEFAULT_RULES
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, Mapping):
+        return rules_from_dict(rules)
+    raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
+
+
+# --------------------------------------------------------------------------------------------
+# Combinations (§5)
+
+TYPES = ("single", "pair", "triple", "linked_pairs", "linked_triples", "straight", "510k", "bomb",
+         "four_jokers", "gunlong")
+BOMB_CLASS = frozenset({"510k", "bomb", "four_jokers", "gunlong"})
+_TYPE_ORDER = {t: i for i, t in enumerate(TYPES)}
+_510K_RANKS = frozenset({5, 10, 13})
+
+TYPE_NAMES = {
+    "single": N_("single"), "pair": N_("pair"), "triple": N_("triple"),
+    "linked_pairs": N_("consecutive pairs"), "linked_triples": N_("consecutive triples"),
+    "straight": N_("straight"), "510k": N_("510K"), "bomb": N_("bomb"),
+    "four_jokers": N_("four jokers"), "gunlong": N_("rolling bomb (滚龙)"),
+}
+ARCH_NAMES = {"half": N_("half arch (半拱)"), "straight": N_("straight arch (直拱)"),
+              "dry": N_("dry arch (干带直)"), "shout": N_("shout (独牌)")}
+
+
+def _card_key(card: Card):
+    return (card.rank, SUIT_STRENGTH.get(card.suit, 0))
+
+
+def _name(rank: int) -> str:
+    return RANK_NAMES.get(rank, str(rank))
+
+
+def _readings(cards: tuple, rules: Rules, *, allow_two: bool = False) -> list:
+    """Every reading of ``cards`` under ``rules`` (unsorted). ``allow_two`` is for diagnosis only."""
+    n = len(cards)
+    naturals = [c for c in cards if c.rank < SMALL_JOKER]
+    j = n - len(naturals)
+    counts = Counter(c.rank for c in naturals)
+    cards = tuple(sorted(naturals, key=_card_key)) + tuple(c for c in cards if c.rank >= SMALL_JOKER)
+    laizi = TWO if rules.laizi_single_value == 2 else 3
+    out: list[Reading] = []
+
+    # Same-rank groups: single, pair, triple, bomb (jokers alone are groups of the joker value).
+    if len(counts) <= 1 and n <= MAX_BOMB:
+        rank = next(iter(counts)) if counts else laizi
+        values = (rank,) * n
+        joker_510k = j == 3 and n == 3 and rules.three_jokers == "pure510KSpade"
+        if n == 1:
+            out.append(Reading("single", rank, 1, cards, values, (("joker", j == 1),)))
+        elif n == 2:
+            out.append(Reading("pair", rank, 2, cards, values))
+        elif n == 3 and not joker_510k:
+            out.append(Reading("triple", rank, 3, cards, values))
+        if n >= max(rules.bomb_min, 3) and not joker_510k:
+            if j == 4 and n == 4 and rules.four_jokers == "topBomb":
+                out.append(Reading("four_jokers", ANY_JOKER, 4, cards, (ANY_JOKER,) * 4, (("soft", True),)))
+            else:
+                out.append(Reading("bomb", rank, n, cards, values, (("soft", j > 0),)))
+        if joker_510k:
+            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+                               (("pure", True), ("suit", "s"), ("suited", True))))
+
+    # 510K: a 5, a 10 and a K; jokers may fill in (at most max_jokers_in_510k of them).
+    if n == 3 and naturals and j <= rules.max_jokers_in_510k and len(counts) == len(naturals) \
+            and all(r in _510K_RANKS for r in counts):
+        suits = {c.suit for c in naturals}
+        suited = None not in suits
+        if suited and len(suits) == 1:
+            suit = next(iter(suits))
+            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+                               (("pure", True), ("suit", suit), ("suited", True))))
+        if j or not (suited and len(suits) == 1):
+            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+                               (("pure", False), ("suit", None), ("suited", suited))))
+
+    # Sequences: straight (width 1), consecutive pairs (2), consecutive triples (3); no 2s.
+    if naturals:
+        low_nat, high_nat = min(counts), max(counts)
+        top_limit = TWO if allow_two else TWO - 1
+        if high_nat <= top_limit:
+            most = max(counts.values())
+            for width, kind, minimum, enabled in (
+                    (1, "straight", rules.min_straight, rules.allow_straights),
+                    (2, "linked_pairs", rules.min_linked_pairs, True),
+                    (3, "linked_triples", rules.min_linked_triples, True)):
+                if not enabled or n % width or most > width:
+                    continue
+                k = n // width
+                if k < max(minimum, 2) or high_nat - low_nat + 1 > k:
+                    continue
+                for top in range(max(high_nat, 2 + k), min(low_nat + k - 1, top_limit) + 1):
+                    low = top - k + 1
+                    values = tuple(r for r in range(low, top + 1) for _ in range(width))
+                    out.append(Reading(kind, top, n, cards, values, (("low", low),)))
+            # 滚龙: two or more consecutive ranks with the same number (≥ 4) of cards each.
+            if rules.gunlong and n >= 8:
+                for width in range(4, n // 2 + 1):
+                    if n % width or most > width:
+                        continue
+                    k = n // width
+                    if high_nat - low_nat + 1 > k or high_nat > TWO - 1:
+                        continue
+                    for top in range(max(high_nat, 2 + k), min(low_nat + k - 1, TWO - 1) + 1):
+                        low = top - k + 1
+                        values = tuple(r for r in range(low, top + 1) for _ in range(width))
+                        out.append(Reading("gunlong", top, n, cards, values,
+                                           (("low", low), ("per_rank", width), ("soft", j > 0))))
+    return out
+
+
+def _power(reading: Reading, rules: Rules):
+    """Strength of a bomb-class reading as a comparable tuple (None for ordinary plays).
+
+    A play beats a bomb-class play only when its power is strictly greater; equal powers
+    (two mixed 510Ks, two same-size same-rank bombs) cannot beat each other.
+    """
+    kind = reading.type
+    if kind == "510k":
+        extra = dict(reading.extra)
+        return (3, SUIT_STRENGTH[extra["suit"]]) if extra["pure"] else (2, 0)
+    if kind == "bomb":
+        hard = not dict(reading.extra)["soft"]
+        n = reading.length
+        tier = 1 if (rules.bomb_vs_510k == "510KAboveFourBomb" and n <= 4) else 4
+        xi = 1 if (rules.xi_premium and hard and n >= 7) else 0
+        return (tier, xi, n, 1 if (rules.hard_beats_soft and hard) else 0, reading.rank)
+    if kind == "gunlong":
+        return (5, reading.length, reading.rank)
+    if kind == "four_jokers":
+        return (6,)
+    return None
+
+
+def _strength(reading: Reading, power):
+    if power is not None:
+        return (1,) + power
+    return (0, reading.rank, _TYPE_ORDER[reading.type], reading.length)
+
+
+@lru_cache(maxsize=32768)
+def _sorted_readings(cards: tuple, rules: Rules) -> tuple:
+    """((reading, power), ...) strongest first."""
+    pairs = [(r, _power(r, rules)) for r in _readings(cards, rules)]
+    pairs.sort(key=lambda rp: _strength(*rp), reverse=True)
+    return tuple(pairs)
+
+
+def _to_cards(cards, field: str = "cards") -> tuple:
+    if isinstance(cards, tuple) and all(isinstance(c, Card) for c in cards):
+        return cards
+    if isinstance(cards, list) and cards and all(isinstance(c, Card) for c in cards):
+        return tuple(cards)
+    try:
+        return parse_cards(cards)
+    except CardError as error:
+        raise CardError(error.message, code=error.code, field=field) from None
+
+
+def classify(cards, rules: Rules = DEFAULT_RULES) -> tuple:
+    """Every reading of ``cards`` (text or Cards), strongest first. Empty when it is no combination."""
+    rules = _coerce_rules(rules)
+    return tuple(r for r, _ in _sorted_readings(_to_cards(cards), rules))
+
+
+def describe(reading: Reading) -> Text:
+    """A short phrase for a reading, such as "a pair of 8" or "a pure 510K of ♥"."""
+    kind, rank = reading.type, reading.rank
+    extra = dict(reading.extra)
+    if kind == "single":
+        if extra.get("joker"):
+            return N_("a single joker (counts as {rank})", rank=_name(rank))
+        return N_("a single {rank}", rank=_name(rank))
+    if kind == "pair":
+        return N_("a pair of {rank}", rank=_name(rank))
+    if kind == "triple":
+        return N_("a triple of {rank}", rank=_name(rank))
+    if kind in ("linked_pairs", "linked_triples", "straight"):
+        low = extra.get("low", rank)
+        if kind == "linked_pairs":
+            return N_("consecutive pairs {low} to {top}", low=_name(low), top=_name(rank))
+        if kind == "linked_triples":
+            return N_("consecutive triples {low} to {top}", low=_name(low), top=_name(rank))
+        return N_("a straight {low} to {top}", low=_name(low), top=_name(rank))
+    if kind == "510k":
+        if extra.get("pure"):
+            return N_("a pure 510K of {suit}", suit=SUIT_SYMBOLS[extra["suit"]])
+        return N_("a mixed 510K")
+    if kind == "bomb":
+        if extra.get("soft"):
+            return N_("a soft bomb of {count} × {rank} (with jokers)", count=reading.length, rank=_name(rank))
+        return N_("a bomb of {count} × {rank}", count=reading.length, rank=_name(rank))
+    if kind == "four_jokers":
+        return N_("four jokers (the top bomb)")
+    if kind == "gunlong":
+        return N_("a rolling bomb (滚龙) {low} to {top} of {count} cards",
+                  low=_name(extra.get("low", rank)), top=_name(rank), count=reading.length)
+    return N_("{kind}", kind=kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Checking a play (§5.2–§5.4)
+
+_PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
+
+
+def _is_pass(play) -> bool:
+    return play is None or (isinstance(play, str) and play.strip().lower() in _PASS_WORDS)
+
+
+def _is_lead(previous) -> bool:
+    return previous is None or (isinstance(previous, str) and previous.strip() in ("", "-"))
+
+
+def _declared(value):
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(v) for v in value)
+    value = str(value).strip()
+    return value or None
+
+
+def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previous_as=None,
+          play_as=None) -> Verdict:
+    """Is ``play`` legal on ``previous`` (None, "" or "-" for a lead)?
+
+    ``play`` "pass", "-" or "" is a pass. Bad card text raises :class:`CardError` with field
+    "previous" or "play"; every other problem is an illegal :class:`Verdict`. ``previous_as`` /
+    ``play_as`` declare a reading: a type ("pair", "510k", …) or the ranks the cards stand for
+    ("5 5 5"). Without one, the previous play is read at its highest reading and the play at
+    the highest reading that beats it. ``players`` is accepted for the common API (always 4).
+    """
+    rules = _coerce_rules(rules)
+    lead = _is_lead(previous)
+    previous_cards = None if lead else _to_cards(previous, "previous")
+    if _is_pass(play):
+        if lead:
+            return Verdict(False, "lead_pass",
+                           N_("The leader of a new trick must play: passing is allowed only when following."))
+        return Verdict(True, "pass", N_("Passing is always allowed when following, even when you could beat the play."))
+    play_cards = _to_cards(play, "play")
+    return _check(previous_cards, play_cards, rules, _declared(previous_as), _declared(play_as))
+
+
+def _filter(pairs: tuple, declared: str | None):
+    """Readings matching a declared type or declared ranks; None when the declaration is unreadable."""
+    if declared is None:
+        return pairs
+    key = declared.lower().replace(" ", "_").replace("-", "_")
+    key = {"510K": "510k", "pairs": "linked_pairs", "triples": "linked_triples"}.get(key, key)
+    if key in _TYPE_ORDER:
+        return tuple(rp for rp in pairs if rp[0].type == key)
+    try:
+        wanted = sorted(c.rank for c in parse_cards(declared))
+    except CardError:
+        return None
+    suits = {c.suit for c in parse_cards(declared) if c.suit}
+    out = []
+    for reading, power in pairs:
+        if sorted(reading.values) != wanted:
+            continue
+        if reading.type == "510k" and suits:
+            extra = dict(reading.extra)
+            if extra["pure"] != (len(suits) == 1):
+                continue
+        out.append((reading, power))
+    return tuple(out)
+
+
+def _beats(prev: Reading, prev_power, play: Reading, play_power) -> bool:
+    if play_power is None:
+        return (prev_power is None and play.type == prev.type and play.length == prev.length
+                and play.rank > prev.rank)
+    return prev_power is None or play_power > prev_power
+
+
+@lru_cache(maxsize=65536)
+def _check(previous: tuple | None, play: tuple, rules: Rules, previous_as, play_as) -> Verdict:
+    error = decks_limit_error(play, DECKS, "play")
+    if error is not None:
+        return Verdict(False, "too_many_copies", error.message)
+    pairs = _sorted_readings(play, rules)
+    all_readings = tuple(r for r, _ in pairs)
+    if play_as is not None:
+        declared = _filter(pairs, play_as)
+        if not declared:
+            return Verdict(False, "reading_not_possible",
+                           N_("These cards cannot be read as '{declared}'.", declared=play_as),
+                           None, all_readings)
+        pairs = declared
+    if not pairs:
+        code, reason = _diagnose(play, rules)
+        return Verdict(False, code, reason, None, all_readings)
+
+    if previous is None:
+        best = pairs[0][0]
+        return Verdict(True, "ok", N_("Legal lead: {play}.", play=describe(best)), best, all_readings)
+
+    error = decks_limit_error(previous, DECKS, "previous")
+    if error is not None:
+        return Verdict(False, "too_many_copies",
+                       N_("The play on the table is impossible: {problem}", problem=error.message),
+                       None, all_readings)
+    previous_pairs = _sorted_readings(previous, rules)
+    if previous_as is not None:
+        previous_pairs = _filter(previous_pairs, previous_as)
+        if not previous_pairs:
+            return Verdict(False, "reading_not_possible",
+                           N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
+                           None, all_readings)
+    if not previous_pairs:
+        return Verdict(False, "previous_not_a_combination",
+                       N_("The cards on the table are not a legal combination, so nothing can follow them."),
+                       None, all_readings)
+    prev, prev_power = previous_pairs[0]
+    for reading, power in pairs:
+        if _beats(prev, prev_power, reading, power):
+            return Verdict(True, "ok", _legal_reason(prev, prev_power, reading, power, rules),
+                           reading, all_readings)
+    code, reason, shown = _illegal_reason(prev, prev_power, pairs, play, rules)
+    return Verdict(False, code, reason, shown, all_readings)
+
+
+def _legal_reason(prev, prev_power, play, power, rules) -> Text:
+    p, q = describe(play), describe(prev)
+    if power is None:
+        return N_("Legal: {play} beats {previous} (same type and size, higher rank).", play=p, previous=q)
+    if prev_power is None:
+        return N_("Legal: {play} beats any ordinary play, such as {previous}.", play=p, previous=q)
+    if play.type == "510k" and prev.type == "510k":
+        if prev.get("pure"):
+            return N_("Legal: {suit} ranks above {prev_suit} for pure 510Ks (♠ > ♥ > ♣ > ♦).",
+                      suit=SUIT_SYMBOLS[play.get("suit")], prev_suit=SUIT_SYMBOLS[prev.get("suit")])
+        return N_("Legal: a pure 510K beats a mixed 510K.")
+    if play.type == "bomb" and prev.type == "510k":
+        return N_("Legal: {play} beats {previous}: any bomb beats any 510K in 大冶打拱.", play=p, previous=q)
+    if play.type == "510k" and prev.type == "bomb":
+        return N_("Legal: a 510K beats a bomb of 4 cards or fewer (house rule bombVs510K).")
+    if play.type == "bomb" and prev.type == "bomb":
+        if power[1] > prev_power[1]:
+            return N_("Legal: a hard bomb of 7 or 8 cards beats every soft bomb (house rule xiPremium).")
+        if play.length > prev.length:
+            return N_("Legal: {play} beats {previous}: a bomb with more cards wins.", play=p, previous=q)
+        if power[3] > prev_power[3]:
+            return N_("Legal: with the same number of cards, a hard bomb beats a soft one (house rule hardBeatsSoft).")
+        return N_("Legal: {play} beats {previous}: same number of cards, higher rank.", play=p, previous=q)
+    return N_("Legal: {play} beats {previous}.", play=p, previous=q)
+
+
+def _illegal_reason(prev, prev_power, pairs, cards, rules):
+    """(code, reason, reading shown) for a play none of whose readings beats ``prev``."""
+    q = describe(prev)
+    limit = _510k_joker_limit(cards, rules)
+    if limit is not None:
+        wider = dataclasses.replace(rules, max_jokers_in_510k=limit)
+        if any(_beats(prev, _power(prev, wider), r, pw) for r, pw in _sorted_readings(cards, wider)):
+            return ("too_many_jokers_in_510k",
+                    N_("A 510K may contain at most {limit} joker (house rule maxJokersIn510K), so these cards "
+                       "are not a 510K.", limit=rules.max_jokers_in_510k), pairs[0][0])
+    if prev_power is None:
+        same_type = [r for r, pw in pairs if pw is None and r.type == prev.type]
+        same = [r for r in same_type if r.length == prev.length]
+        if same:
+            play = same[0]
+            if play.type == "single" and play.get("joker"):
+                return ("not_higher",
+                        N_("A joker played alone counts as {rank}, which does not beat {previous}: a follow "
+                           "needs a higher rank.", rank=_name(play.rank), previous=q), play)
+            return ("not_higher",
+                    N_("{play} does not beat {previous}: a follow of the same type needs a higher rank.",
+                       play=_cap(describe(play)), previous=q), play)
+        if same_type:
+            play = same_type[0]
+            return ("length_mismatch",
+                    N_("{play} has {count} cards but {previous} has {previous_count}: a follow must have "
+                       "the same number of cards.", play=_cap(describe(play)), count=play.length,
+                       previous=q, previous_count=prev.length), play)
+        play = pairs[0][0]
+        return ("type_mismatch",
+                N_("{play} cannot follow {previous}: play the same type with the same number of cards, "
+                   "or a 510K or a bomb.", play=_cap(describe(play)), previous=q), play)
+
+    play, power = pairs[0]
+    p = describe(play)
+    if power is None:
+        return ("needs_bomb",
+                N_("{previous} can only be beaten by a stronger 510K or bomb, not by {play}.",
+                   previous=_cap(q), play=p), play)
+    hint = play.type == "510k" and not play.get("pure") and not play.get("suited")
+    if play.type == "510k" and prev.type == "510k":
+        if not play.get("pure") and not prev.get("pure"):
+            if hint:
+                return ("mixed_510k", N_("A mixed 510K cannot beat another mixed 510K; type the suits "
+                                         "(such as 5h 10h Kh) to claim a pure one."), play)
+            return ("mixed_510k", N_("A mixed 510K cannot beat another mixed 510K."), play)
+        if not play.get("pure"):
+            if hint:
+                return ("mixed_below_pure", N_("A mixed 510K cannot beat a pure 510K; type the suits "
+                                               "(such as 5h 10h Kh) to claim a pure one."), play)
+            return ("mixed_below_pure", N_("A mixed 510K cannot beat a pure 510K."), play)
+        return ("suit_not_higher",
+                N_("A pure 510K of {suit} cannot beat a pure 510K of {prev_suit}: suits rank ♠ > ♥ > ♣ > ♦ "
+                   "and the same suit cannot beat.", suit=SUIT_SYMBOLS[play.get("suit")],
+                   prev_suit=SUIT_SYMBOLS[prev.get("suit")]), play)
+    if play.type == "510k" and prev.type == "bomb":
+        if rules.bomb_vs_510k == "510KAboveFourBomb":
+            return ("bomb_beats_510k", N_("A 510K beats only bombs of 4 cards or fewer (house rule "
+                                          "bombVs510K), and {previous} is bigger.", previous=q), play)
+        return ("bomb_beats_510k", N_("A 510K cannot beat a bomb: any bomb beats any 510K in 大冶打拱."), play)
+    if play.type == "bomb" and prev.type == "510k":
+        return ("510k_beats_small_bomb", N_("A bomb of 4 cards or fewer cannot beat a 510K (house rule "
+                                            "bombVs510K): play a bomb of 5 or more cards."), play)
+    if play.type == "bomb" and prev.type == "bomb":
+        if prev_power[1] > power[1]:
+            return ("bomb_too_small", N_("A soft bomb never beats a hard bomb of 7 or 8 cards (house rule "
+                                         "xiPremium)."), play)
+        if play.length < prev.length:
+            return ("bomb_too_small", N_("{play} cannot beat {previous}: a bomb with more cards wins.",
+                                         play=_cap(p), previous=q), play)
+        if prev_power[3] > power[3]:
+            return ("bomb_too_small", N_("A soft bomb (with jokers) never beats a hard bomb of the same size "
+                                         "(house rule hardBeatsSoft)."), play)
+        if play.rank == prev.rank:
+            return ("bomb_equal", N_("{play} only equals {previous}: with the same number of cards the rank "
+                                     "must be higher.", play=_cap(p), previous=q), play)
+        return ("bomb_too_small", N_("{play} cannot beat {previous}: with the same number of cards the "
+                                     "higher rank wins.", play=_cap(p), previous=q), play)
+    return ("bomb_too_small", N_("{play} cannot beat {previous}.", play=_cap(p), previous=q), play)
+
+
+def _cap(text: Text) -> Text:
+    """The same phrase with a capital first letter (the template gets one too)."""
+    if not text or not text[0].islower():
+        return text
+    return Text(text.template[0].upper() + text.template[1:], text.params)
+
+
+def _510k_joker_limit(cards: tuple, rules: Rules):
+    """The joker count when ``cards`` would be a 510K but for the joker limit, else None."""
+    if len(cards) != 3:
+        return None
+    naturals = [c for c in cards if c.rank < SMALL_JOKER]
+    j = 3 - len(naturals)
+    if not naturals or j <= rules.max_jokers_in_510k or j > 2:
+        return None
+    ranks = [c.rank for c in naturals]
+    if len(set(ranks)) == len(ranks) and all(r in _510K_RANKS for r in ranks):
+        return j
+    return None
+
+
+def _diagnose(cards: tuple, rules: Rules):
+    """(code, reason) for cards that form no combination at all."""
+    limit = _510k_joker_limit(cards, rules)
+    if limit is not None:
+        return ("too_many_jokers_in_510k",
+                N_("A 510K may contain at most {limit} joker (house rule maxJokersIn510K), so these cards "
+                   "are not a 510K.", limit=rules.max_jokers_in_510k))
+    loose = dataclasses.replace(rules, allow_straights=True, min_straight=3, min_linked_pairs=2,
+                                min_linked_triples=2)
+    if not rules.allow_straights and any(r.type == "straight" for r in _readings(cards, loose, allow_two=True)):
+        if any(r.type == "straight" for r in _readings(cards, loose)):
+            return ("no_straights", N_("Single straights (顺子) are not played in 大冶打拱 (house rule allowStraights)."))
+    if _readings(cards, loose, allow_two=True) and not _readings(cards, loose):
+        return ("two_in_sequence", N_("A 2 cannot be part of a sequence: consecutive pairs, triples and "
+                                      "straights run from 3 up to A."))
+    if _readings(cards, loose):
+        return ("sequence_too_short", N_("This sequence is shorter than the house rules allow (minLinkedPairs, "
+                                         "minLinkedTriples, minStraight)."))
+    if len(cards) > MAX_BOMB:
+        return ("not_a_combination", N_("These cards do not form a combination: no play has more than {limit} "
+                                        "cards except consecutive pairs or triples.", limit=MAX_BOMB))
+    return ("not_a_combination",
+            N_("These cards do not form a 大冶打拱 combination: play a single, a pair, a triple, consecutive "
+               "pairs or triples, a 510K or a bomb."))
+
+
+# --------------------------------------------------------------------------------------------
+# Hand facts (§3, §4, §6, §7)
+
+
+def _fail(message: Text, code: str, field: str | None):
+    raise FactsError(message, code=code, field=field)
+
+
+def _basic(facts) -> dict:
+    """players, banker, partner, shout: checked; raises FactsError naming the field."""
+    if not isinstance(facts, Mapping):
+        _fail(N_("The hand must be given as players, banker, partner or shout, order, captured points and "
+                 "points left in hand."), "bad_facts", None)
+    players = facts.get("players")
+    if not isinstance(players, (list, tuple)) or len(players) != PLAYERS:
+        _fail(N_("Give exactly 4 player names in seat order (counter-clockwise)."), "bad_players", "players")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            _fail(N_("Player {number} needs a name: give 4 names in seat order.", number=i + 1),
+                  "bad_players", "players")
+    if len(set(players)) != PLAYERS:
+        duplicate = next(p for p in players if players.count(p) > 1)
+        _fail(N_("{player} is listed twice among the players: give 4 different names.", player=duplicate),
+              "bad_players", "players")
+    players = list(players)
+
+    def member(field: str, optional: bool):
+        value = facts.get(field)
+        if value is None or value == "" or value is False:
+            if optional:
+                return None
+            _fail(N_("Name the banker: one of {players}.", players=", ".join(players)), "missing_banker", field)
+        if not isinstance(value, str) or value not in players:
+            _fail(N_("The {field} '{value}' is not one of the players ({players}).", field=field,
+                     value=value if isinstance(value, str) else repr(value), players=", ".join(players)),
+                  "unknown_player", field)
+        return value
+
+    banker = member("banker", False)
+    shout = member("shout", True)
+    partner = member("partner", True)
+    if shout is not None and partner is not None:
+        _fail(N_("{shouter} shouted and plays alone, so there is no partner: leave the partner empty, or clear "
+                 "the shout.", shouter=shout), "shout_and_partner", "partner")
+    if shout is None:
+        if partner is None:
+            _fail(N_("Name the banker's partner (the holder of the bright card's twin), or the player who "
+                     "shouted for a one-against-three hand."), "missing_partner", "partner")
+        if partner == banker:
+            _fail(N_("{player} is the banker and cannot be the partner too: the partner holds the twin of the "
+                     "bright card.", player=partner), "partner_is_banker", "partner")
+    return {"players": players, "banker": banker, "partner": partner, "shout": shout}
+
+
+def _order(facts, players) -> list:
+    order = facts.get("order")
+    if order is None:
+        order = []
+    if not isinstance(order, (list, tuple)):
+        _fail(N_("The finishing order must be a list of player names, first out first."), "bad_order", "order")
+    seen = []
+    for i, name in enumerate(order):
+        if not isinstance(name, str) or name not in players:
+            _fail(N_("Place {place} of the finishing order, '{value}', is not one of the players ({players}).",
+                     place=i + 1, value=name if isinstance(name, str) else repr(name),
+                     players=", ".join(players)), "unknown_player", "order")
+        if name in seen:
+            _fail(N_("{player} appears twice in the finishing order: each player finishes once.", player=name),
+                  "repeated_player", "order")
+        seen.append(name)
+    return seen
+
+
+def _points(value, field: str, who: str) -> int:
+    if value is None or value == "":
+        return 0
+    number = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        number = int(value)
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+        number = int(value.strip())
+    if number is None:
+        _fail(N_("{who}: the points must be a whole number such as 0, 5 or 35, not '{value}'.",
+                 who=who, value=value), "bad_points", field)
+    if number < 0:
+        _fail(N_("{who}: the points cannot be negative ({value}).", who=who, value=number),
+              "negative_points", field)
+    if number % 5:
+        _fail(N_("{who}: the points must be a multiple of 5 (only 5s, 10s and Ks score), not {value}.",
+                 who=who, value=number), "not_multiple_of_5", field)
+    if number > TOTAL_POINTS:
+        _fail(N_("{who}: {value} points is more than the 200 the two decks hold.", who=who, value=number),
+              "too_many_points", field)
+    return number
+
+
+def _bright_card(value, rules: Rules):
+    if value is None or value == "":
+        return None
+    try:
+        cards = parse_cards(value)
+    except CardError as error:
+        raise FactsError(error.message, code="bad_card", field="bright_card") from None
+    if len(cards) != 1:
+        _fail(N_("The bright card must be a single card, such as 7h."), "bad_card", "bright_card")
+    if cards[0].is_joker and rules.bid_card_exclude_jokers:
+        _fail(N_("A joker cannot be the bright card (house rule bidCardExcludeJokers)."), "bad_card",
+              "bright_card")
+    return str(cards[0])
+
+
+def _seat_sorted(names, players):
+    return [p for p in players if p in names]
+
+
+def _validate(facts, rules: Rules):
+    """(normalised facts, outcome) where outcome = (kind, winners, multiplier, steps data)."""
+    base = _basic(facts)
+    players, banker, partner, shout = base["players"], base["banker"], base["partner"], base["shout"]
+    if shout is not None and not rules.shout_allowed:
+        _fail(N_("Shouting is off in these house rules (shoutAllowed): clear the shout and name the partner."),
+              "shout_not_allowed", "shout")
+    order = _order(facts, players)
+    bright = _bright_card(facts.get("bright_card"), rules)
+    xi = _xi_bombs(facts.get("xi_bombs"), players) if rules.bonus_xi_qian else None
+    normal = {"players": players, "banker": banker, "partner": partner, "shout": shout, "order": order}
+    if shout is not None:
+        if not order:
+            _fail(N_("The hand is not over: enter who went out first ({shouter} shouted, so the hand ends as soon "
+                     "as anyone goes out).", shouter=shout), "hand_not_over", "order")
+        normal.update(captured={}, last_hand_points=0)
+        if bright is not None:
+            normal["bright_card"] = bright
+        if xi is not None:
+            normal["xi_bombs"] = xi
+        return normal, _shout_outcome(normal, rules)
+
+    captured_raw = facts.get("captured")
+    if captured_raw is None:
+        captured_raw = {}
+    if not isinstance(captured_raw, Mapping):
+        _fail(N_("The captured points must be given per player, such as {{\"{player}\": 35}}.", player=players[0]),
+              "bad_points", "captured")
+    for name in captured_raw:
+        if name not in players:
+            _fail(N_("Captured points are given for '{value}', who is not one of the players ({players}).",
+                     value=name, players=", ".join(players)), "unknown_player", f"captured.{name}")
+    captured = {p: _points(captured_raw.get(p), f"captured.{p}", p) for p in players}
+    in_hand = _points(facts.get("last_hand_points"), "last_hand_points",
+                      N_("Points left in hand"))
+    total = sum(captured.values()) + in_hand
+    if total > TOTAL_POINTS:
+        _fail(N_("The captured points and the points left in hand add up to {total}, but the two decks hold only "
+                 "200: check each player's captured points.", total=total), "too_many_points", "captured")
+    complete = len(order) >= PLAYERS - 1
+    if complete and total != TOTAL_POINTS:
+        last = order[3] if len(order) == 4 else next(p for p in players if p not in order)
+        _fail(N_("The hand is finished, so the points must add up to 200, but they add up to {total}: check the "
+                 "captured points and the points left in {last}'s hand.", total=total, last=last),
+              "points_total", "captured")
+    normal.update(captured=captured, last_hand_points=in_hand)
+    if bright is not None:
+        normal["bright_card"] = bright
+    if xi is not None:
+        normal["xi_bombs"] = xi
+    return normal, _team_outcome(normal, rules)
+
+
+def _xi_bombs(value, players):
+    if value is None or value == "" or value == {}:
+        return {}
+    if not isinstance(value, Mapping):
+        _fail(N_("The 喜 bombs must be given per player, such as {{\"{player}\": [7]}}.", player=players[0]),
+              "bad_xi", "xi_bombs")
+    out = {}
+    for name, sizes in value.items():
+        if name not in players:
+            _fail(N_("喜 bombs are given for '{value}', who is not one of the players.", value=name),
+                  "unknown_player", f"xi_bombs.{name}")
+        if not isinstance(sizes, (list, tuple)) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and s in (7, 8) for s in sizes):
+            _fail(N_("{player}: list the sizes of the hard bombs of 7 or 8 cards played, such as [7, 8].",
+                     player=name), "bad_xi", f"xi_bombs.{name}")
+        if sizes:
+            out[name] = list(sizes)
+    return out
+
+
+def _shout_outcome(f, rules):
+    shouter, first = f["shout"], f["order"][0]
+    others = [p for p in f["players"] if p != shouter]
+    m = rules.shout_multiplier
+    win = first == shouter
+    return {"kind": "shout", "winners": [shouter] if win else others, "multiplier": m, "arch": "shout",
+            "sides": ([shouter], others), "first": first}
+
+
+def _team_outcome(f, rules):
+    players, order, cap = f["players"], f["order"], f["captured"]
+    side_a = _seat_sorted({f["banker"], f["partner"]}, players)
+    side_b = [p for p in players if p not in side_a]
+    team_of = {p: (side_a if p in side_a else side_b) for p in players}
+    if not order:
+        _fail(N_("The hand is not over: nobody has gone out yet; play on until three players are out, or until "
+                 "the first two out are partners."), "hand_not_over", "order")
+    first = order[0]
+    mine = team_of[first]
+    other = side_b if mine is side_a else side_a
+    partner = next(p for p in mine if p != first)
+    outcome = {"sides": (side_a, side_b), "first": first, "team": mine, "other": other}
+    if len(order) == 1:
+        _fail(N_("The hand is not over: only {first} has gone out; play on until three players are out, or until "
+                 "an early end (E12, E1, E2, E3) applies.", first=first), "hand_not_over", "order")
+    second = order[1]
+    team_points = cap[first] + cap[partner]
+    other_points = sum(cap[p] for p in other)
+    outcome["second"] = second
+    if second == partner:  # E12
+        m = 4 if other_points == 0 else 2
+        outcome.update(kind="e12", winners=mine, multiplier=m, other_points=other_points)
+        return outcome
+    if len(order) < PLAYERS - 1:
+        second_points = cap[second]
+        if rules.early_end_e1 and second_points >= rules.e1_fence and team_points > 0:
+            outcome.update(kind="e1", winners=other, multiplier=1, second_points=second_points,
+                           team_points=team_points)
+            return outcome
+        if rules.early_end_e2 and team_points >= rules.e2_fence and second_points > 0:
+            outcome.update(kind="e2", winners=mine, multiplier=1, second_points=second_points,
+                           team_points=team_points)
+            return outcome
+        if rules.early_end_e3 and (second_points == TOTAL_POINTS or team_points == TOTAL_POINTS):
+            holder = second if second_points == TOTAL_POINTS else None
+            outcome.update(kind="e3", winners=other if holder else mine,
+                           multiplier=rules.shutout_multiplier_13_14, holder=holder,
+                           second_points=second_points, team_points=team_points)
+            return outcome
+        _fail(N_("The hand is not over: {first} and {second} are on opposite teams and no early end applies "
+                 "({second} has {second_points}, {first}'s team has {team_points}); play on until three "
+                 "players are out.", first=first, second=second, second_points=second_points,
+                 team_points=team_points), "hand_not_over", "order")
+    third = order[2]
+    last = order[3] if len(order) > 3 else next(p for p in players if p not in order[:3])
+    after = dict(cap)
+    after[first] += cap[last]
+    after[last] -= cap[last]
+    after[third] += f["last_hand_points"]
+    points = after[first] + after[partner]
+    threshold = rules.win_threshold
+    always = rules.first_third_always_wins and third == partner
+    mine_win = always or points >= threshold
+    winner_points = points if mine_win else TOTAL_POINTS - points
+    m = rules.shutout_multiplier_13_14 if winner_points == TOTAL_POINTS else 1
+    outcome.update(kind="full", winners=mine if mine_win else other, multiplier=m, third=third, last=last,
+                   moved=cap[last], in_hand=f["last_hand_points"], team_points=points, always=always)
+    return outcome
+
+
+def validate_facts(facts, rules: Rules = DEFAULT_RULES) -> dict:
+    """The hand facts, checked and normalised (captured has every player; points are ints).
+
+    Raises :class:`FactsError` with a code and the field (``captured.P2``, ``order``, …).
+    """
+    normal, _ = _validate(facts, _coerce_rules(rules))
+    return normal
+
+
+def teams(facts) -> tuple[list[str], list[str]]:
+    """(banker's side, other side), each in seat order; in a shout hand ([shouter], the other three)."""
+    base = _basic(facts)
+    players = base["players"]
+    if base["shout"] is not None:
+        return [base["shout"]], [p for p in players if p != base["shout"]]
+    side = _seat_sorted({base["banker"], base["partner"]}, players)
+    return side, [p for p in players if p not in side]
+
+
+def next_dealer(facts) -> str:
+    """The 头游 (first player out) deals and banks the next hand."""
+    base = _basic(facts)
+    order = _order(facts, base["players"])
+    if not order:
+        _fail(N_("The hand is not over: enter who went out first; that player deals next."), "hand_not_over",
+              "order")
+    return order[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Settlement (§8, §10)
+
+_ARCH_BY_MULTIPLIER = {1: "half", 2: "straight", 4: "dry"}
+_SETTLE_CACHE: dict = {}
+_SETTLE_CACHE_MAX = 20000
+
+
+def _signed(value) -> str:
+    return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value))
+
+
+def _plus(names) -> str:
+    return "+".join(names)
+
+
+def _settle_key(facts, rules, stake):
+    """A hashable key for facts whose values are plain (str, int); None when not cacheable."""
+    if type(facts) is not dict or type(stake) is bool or (rules.bonus_xi_qian and facts.get("xi_bombs")):
+        return None
+    captured = facts.get("captured")
+    last = facts.get("last_hand_points")
+    if captured is not None:
+        if type(captured) is not dict:
+            return None
+        for v in captured.values():
+            if type(v) is not int:
+                return None
+        captured = tuple(captured.items())
+    if last is not None and type(last) is not int:
+        return None
+    players, order = facts.get("players"), facts.get("order")
+    if type(players) not in (list, tuple) or (order is not None and type(order) not in (list, tuple)):
+        return None
+    try:
+        key = (tuple(players), facts.get("banker"), facts.get("partner"), facts.get("shout"),
+               tuple(order) if order is not None else None, captured, last, facts.get("bright_card"),
+               rules, stake)
+        hash(key)
+    except TypeError:
+        return None
+    if any(type(x) is bool for x in key[1:4]):
+        return None
+    return key
+
+
+def _copy(s: Settlement) -> Settlement:
+    return Settlement(dict(s.deltas), list(s.steps), dict(s.points), list(s.winners), s.arch, s.multiplier,
+                      s.next_dealer)
+
+
+def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
+    """Settle one hand: winners, arch, multiplier, zero-sum integer points (with the base stake),
+    deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
+    rules = _coerce_rules(rules)
+    key = _settle_key(facts, rules, stake)
+    if key is not None:
+        cached = _SETTLE_CACHE.get(key)
+        if cached is not None:
+            return _copy(cached)
+    f, outcome = _validate(facts, rules)
+    result = _settle(f, outcome, rules, stake)
+    if key is not None:
+        if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
+            _SETTLE_CACHE.clear()
+        _SETTLE_CACHE[key] = result
+        return _copy(result)
+    return result
+
+
+def _settle(f, o, rules, stake) -> Settlement:
+    players = f["players"]
+    b = rules.base_stake
+    m = o["multiplier"]
+    share = m * b
+    steps: list[Text] = []
+    points = {p: 0 for p in players}
+    winners = list(o["winners"])
+    if o["kind"] == "shout":
+        shouter, others = o["sides"][0][0], o["sides"][1]
+        steps.append(N_("{shouter} shouted (独牌) and plays alone against {others}; card points do not count.",
+                        shouter=shouter, others=_plus(others)))
+        if o["first"] == shouter:
+            steps.append(N_("{shouter} went out first and wins the shout, ×{m}.", shouter=shouter, m=m))
+        else:
+            steps.append(N_("{first} went out before {shouter}, so {shouter} loses the shout, ×{m}.",
+                            first=o["first"], shouter=shouter, m=m))
+        sign = 1 if o["first"] == shouter else -1
+        points[shouter] = sign * 3 * share
+        for p in others:
+            points[p] = -sign * share
+        arch = "shout"
+    else:
+        side_a, side_b = o["sides"]
+        team, other = o["team"], o["other"]
+        steps.append(N_("Teams: {banker_side} (banker {banker}) against {other_side}.",
+                        banker_side=_plus(side_a), banker=f["banker"], other_side=_plus(side_b)))
+        arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
+        arch_text = ARCH_NAMES[arch]
+        first, second = o["first"], o["second"]
+        kind = o["kind"]
+        if kind == "e12":
+            steps.append(N_("{first} and {second} are partners and went out first and second: the hand ends "
+                            "(E12).", first=first, second=second))
+            if o["other_points"] == 0:
+                steps.append(N_("{other} captured no points: {team} win a {arch}, ×{m}.", other=_plus(other),
+                                team=_plus(team), arch=arch_text, m=m))
+            else:
+                steps.append(N_("{other} captured {points} points: {team} win a {arch}, ×{m}.",
+                                other=_plus(other), points=o["other_points"], team=_plus(team), arch=arch_text,
+                                m=m))
+        elif kind == "e1":
+            steps.append(N_("{second} went out second with {points} points (at least {fence}) and {first}'s team "
+                            "has {team_points} (more than 0): the hand ends early (E1).", second=second,
+                            points=o["second_points"], fence=rules.e1_fence, first=first,
+                            team_points=o["team_points"]))
+            steps.append(N_("{winners} win a {arch}, ×{m}.", winners=_plus(winners), arch=arch_text, m=m))
+        elif kind == "e2":
+            steps.append(N_("{team} have {points} (at least {fence}) and {second} has {second_points} (more than "
+                            "0): the hand ends early (E2).", team=_plus(team), points=o["team_points"],
+                            fence=rules.e2_fence, second=second, second_points=o["second_points"]))
+            steps.append(N_("{winners} win a {arch}, ×{m}.", winners=_plus(winners), arch=arch_text, m=m))
+        elif kind == "e3":
+            holder = o["holder"] or _plus(team)
+            steps.append(N_("{holder} already has all 200 points: the hand ends early (E3).", holder=holder))
+            steps.append(N_("{winners} win a {arch}, ×{m}.", winners=_plus(winners), arch=arch_text, m=m))
+        else:
+            last, third = o["last"], o["third"]
+            if o["moved"]:
+                steps.append(N_("{last} finished last: its {points} captured points go to {first} (first).",
+                                last=last, points=o["moved"], first=first))
+            else:
+                steps.append(N_("{last} finished last with no captured points.", last=last))
+            if o["in_hand"]:
+                steps.append(N_("The {points} points left in {last}'s hand go to {third} (third).",
+                                points=o["in_hand"], last=last, third=third))
+            if o["always"]:
+                steps.append(N_("{team} went out first and third, so they win whatever their points (house rule "
+                                "firstThirdAlwaysWins): {arch}, ×{m}.", team=_plus(team), arch=arch_text, m=m))
+            elif winners == team:
+                steps.append(N_("{team} have {points} ≥ {threshold}: they win a {arch}, ×{m}.", team=_plus(team),
+                                points=o["team_points"], threshold=rules.win_threshold, arch=arch_text, m=m))
+            else:
+                steps.append(N_("{team} have {points} < {threshold}: {other} win a {arch}, ×{m}.",
+                                team=_plus(team), points=o["team_points"], threshold=rules.win_threshold,
+                                other=_plus(other), arch=arch_text, m=m))
+        losers = [p for p in players if p not in winners]
+        for p in winners:
+            points[p] = share
+        for p in losers:
+            points[p] = -share
+    if b != 1:
+        steps.append(N_("Base stake {base}: each share is {m} × {base} = {share}.", base=b, m=m, share=share))
+    xi = f.get("xi_bombs") if rules.bonus_xi_qian else None
+    if xi:
+        for p in players:
+            for size in xi.get(p, ()):
+                gain = (1 if size == 7 else 2) * b
+                points[p] += gain * (PLAYERS - 1)
+                for q in players:
+                    if q != p:
+                        points[q] -= gain
+                steps.append(N_("{player} played a hard bomb of {size} cards (喜钱): +{gain} from each other player.",
+                                player=p, size=size, gain=gain))
+    deltas = apply_stake(points, stake)
+    if o["kind"] == "shout" and not xi:
+        shouter, others = o["sides"][0][0], o["sides"][1]
+        steps.append(N_("{shouter}: {amount}; {others}: {other_amount} each.", shouter=shouter,
+                        amount=_signed(deltas[shouter]), others=_plus(others),
+                        other_amount=_signed(deltas[others[0]])))
+    elif not xi:
+        losers = [p for p in players if p not in winners]
+        steps.append(N_("{winners}: {amount} each; {losers}: {loss} each.", winners=_plus(winners),
+                        amount=_signed(deltas[winners[0]]), losers=_plus(losers), loss=_signed(deltas[losers[0]])))
+    else:
+        steps.append(N_("Result: {lines}.", lines=", ".join(p + " " + _signed(deltas[p]) for p in players)))
+    if stake != 1:
+        steps.append(N_("Amounts are points × the stake of {stake} per point.", stake=stake))
+    return Settlement(deltas=deltas, steps=steps, points=points, winners=_seat_sorted(set(winners), players),
+                      arch=arch, multiplier=m, next_dealer=f["order"][0])
