@@ -15,7 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import (ANY_JOKER, BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
                     decks_limit_error, parse_cards)
@@ -36,6 +37,10 @@ _TOP = 99  # "above everything" in bomb keys
 # House-rule switches (§4)
 
 
+def _squash(word: str) -> str:
+    return word.strip().replace("_", "").replace("-", "").lower()
+
+
 class _ParamSwitch(Switch):
     """A switch whose values are fixed words or ``word:number`` (``threshold:5``, ``perLoser:20``).
 
@@ -47,7 +52,7 @@ class _ParamSwitch(Switch):
             word, sep, number = value.strip().partition(":")
             for choice in self.choices:
                 base = choice.partition(":")[0]
-                if snake(base) == snake(word.strip()):
+                if _squash(base) == _squash(word):
                     if ":" in choice and sep:
                         number = number.strip()
                         if number.isdigit() and len(number) <= 6 and int(number) >= 1:
@@ -827,115 +832,141 @@ def validate_facts(facts, rules: Rules = None) -> dict:
 
     Raises :class:`FactsError` with a ``code`` and a ``field`` such as ``losers.B.jokers``.
     """
-    rules = rules or _DEFAULT
+    if rules is None:
+        rules = _DEFAULT
     if not isinstance(facts, Mapping):
         _fail("bad_facts", None, _E_FACTS)
     players = facts.get("players")
-    if not isinstance(players, (list, tuple)):
+    if type(players) is not list and not isinstance(players, (list, tuple)):
         _fail("players_missing", "players", _E_PLAYERS)
-    if not 2 <= len(players) <= 6:
-        _fail("player_count", "players", _E_PLAYER_COUNT, count=len(players))
+    n_players = len(players)
+    if not 2 <= n_players <= 6:
+        _fail("player_count", "players", _E_PLAYER_COUNT, count=n_players)
     seen = set()
     for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
+        if type(name) is not str or not name.strip():
             _fail("player_name", f"players.{i}", _E_PLAYER_NAME, position=i + 1)
         if name in seen:
             _fail("duplicate_player", f"players.{i}", _E_PLAYER_DUP, name=name)
         seen.add(name)
-    n_decks = decks(rules, len(players))
+    n_decks = decks(rules, n_players)
     winner = facts.get("winner")
-    if not isinstance(winner, str) or winner not in seen:
+    if type(winner) is not str or winner not in seen:
         _fail("unknown_winner", "winner", _E_WINNER, name=winner)
     dealer = facts.get("dealer")
-    if dealer is not None and (not isinstance(dealer, str) or dealer not in seen):
+    if dealer is not None and (type(dealer) is not str or dealer not in seen):
         _fail("unknown_dealer", "dealer", _E_DEALER, name=dealer)
     losers = facts.get("losers")
-    if not isinstance(losers, Mapping):
+    if type(losers) is not dict and not isinstance(losers, Mapping):
         _fail("losers_missing", "losers", _E_LOSERS)
-    for name in losers:
-        if name == winner:
-            _fail("winner_is_loser", f"losers.{name}", _E_WINNER_LOSER, name=name)
-        if name not in seen:
-            _fail("unknown_loser", f"losers.{name}", _E_LOSER_UNKNOWN, name=name)
+    if winner in losers:
+        _fail("winner_is_loser", f"losers.{winner}", _E_WINNER_LOSER, name=winner)
+    if not losers.keys() <= seen:
+        for name in losers:
+            if name not in seen:
+                _fail("unknown_loser", f"losers.{name}", _E_LOSER_UNKNOWN, name=name)
     out_losers = {}
     total_jokers = total_twos = total_cards = 0
     joker_limit, two_limit, card_limit = JOKERS_PER_DECK * n_decks, 4 * n_decks, 54 * n_decks
-    winner_only = rules.draw_mode == "winnerOnly"
-    by_size = rules.held_bomb_mult == "bySize"
     for name in players:
         if name == winner:
             continue
-        if name not in losers:
+        entry = losers.get(name)
+        if entry is None:
             _fail("loser_missing", f"losers.{name}", _E_LOSER_MISSING, name=name)
-        entry = losers[name]
-        base = f"losers.{name}"
-        if not isinstance(entry, Mapping):
-            _fail("bad_loser", base, _E_LOSER_FACTS, name=name)
-        values = {}
-        for key, value in entry.items():
-            norm = _LOSER_KEYS.get(key)
-            if norm is None:
-                _fail("unknown_fact", f"{base}.{key}", _E_LOSER_KEY, name=name, key=key,
-                      known="cards, jokers, twos, held_bombs, played, dealer_only_opening")
-            values[norm] = value
-        if values.get("cards") is None:
-            _fail("cards_missing", f"{base}.cards", _E_CARDS_MISSING, name=name)
-        cards = _int(values["cards"], name, "cards", f"{base}.cards", low=1)
-        jokers = _int(_opt(values.get("jokers")), name, "jokers", f"{base}.jokers")
+        if type(entry) is not dict and not isinstance(entry, Mapping):
+            _fail("bad_loser", f"losers.{name}", _E_LOSER_FACTS, name=name)
+        if not entry.keys() <= _CANONICAL:
+            entry = _canonical_loser(entry, name)
+        cards = entry.get("cards")
+        if type(cards) is not int or not 1 <= cards <= MAX_NUMBER:
+            if cards is None:
+                _fail("cards_missing", f"losers.{name}.cards", _E_CARDS_MISSING, name=name)
+            _int(cards, name, "cards", f"losers.{name}.cards", low=1)
+        jokers = entry.get("jokers", 0)
+        if type(jokers) is not int or not 0 <= jokers <= MAX_NUMBER:
+            jokers = _int(_opt(jokers), name, "jokers", f"losers.{name}.jokers")
         if jokers > cards:
-            _fail("jokers_exceed_cards", f"{base}.jokers", _E_JOKERS_CARDS, name=name, jokers=jokers, cards=cards)
-        twos = _int(_opt(values.get("twos")), name, "twos", f"{base}.twos")
-        if twos + jokers > cards:
-            _fail("twos_exceed_cards", f"{base}.twos", _E_TWOS_CARDS, name=name, twos=twos, jokers=jokers,
+            _fail("jokers_exceed_cards", f"losers.{name}.jokers", _E_JOKERS_CARDS, name=name, jokers=jokers,
                   cards=cards)
-        held = _sizes(values.get("held_bombs"), name, "held_bombs", f"{base}.held_bombs", rules, n_decks, False)
-        if held:
-            total = sum(held)
-            room = cards - jokers if by_size else cards
-            if total > room:
-                _fail("held_bombs_exceed_cards", f"{base}.held_bombs",
-                      _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
-                      name=name, total=total, cards=cards, jokers=jokers)
-        played = _bool_fact(values.get("played"), name, "played", f"{base}.played", True)
-        opening = _bool_fact(values.get("dealer_only_opening"), name, "dealer_only_opening",
-                             f"{base}.dealer_only_opening", False)
-        if not played:
-            if dealer is not None and name == dealer:
-                _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
-            if winner_only and cards != 5:
-                _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
-            if cards < 5:
-                _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
-        if opening:
-            if dealer is None:
-                _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
-            if name != dealer:
-                _fail("not_dealer", f"{base}.dealer_only_opening", _E_NOT_DEALER, name=name, dealer=dealer)
         total_jokers += jokers
         if total_jokers > joker_limit:
-            _fail("jokers_exceed_deck", f"{base}.jokers", _E_JOKERS_DECK, total=total_jokers, decks=n_decks,
-                  limit=joker_limit)
-        total_twos += twos
-        if total_twos > two_limit:
-            _fail("twos_exceed_deck", f"{base}.twos", _E_TWOS_DECK, total=total_twos, decks=n_decks,
-                  limit=two_limit)
+            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, total=total_jokers,
+                  decks=n_decks, limit=joker_limit)
         total_cards += cards
         if total_cards > card_limit:
-            _fail("cards_exceed_deck", f"{base}.cards", _E_CARDS_DECK, total=total_cards, decks=n_decks,
+            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, total=total_cards, decks=n_decks,
                   limit=card_limit)
-        out_losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held,
-                            "played": played, "dealer_only_opening": opening}
-    bombs = facts.get("bombs_played", facts.get("bombsPlayed"))
-    bombs = _sizes(bombs, "bombs_played", "bombs_played", "bombs_played", rules, n_decks, True)
+        if not entry.keys() <= _BASIC:
+            twos, held, played, opening = _more_loser_facts(entry, name, cards, jokers, dealer, rules, n_decks)
+            total_twos += twos
+            if total_twos > two_limit:
+                _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, total=total_twos, decks=n_decks,
+                      limit=two_limit)
+            out_losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held,
+                                "played": played, "dealer_only_opening": opening}
+        else:
+            out_losers[name] = {"cards": cards, "jokers": jokers, "twos": 0, "held_bombs": [],
+                                "played": True, "dealer_only_opening": False}
+    bombs = facts.get("bombs_played")
+    if bombs is None:
+        bombs = facts.get("bombsPlayed")
+    bombs = _sizes(bombs, "bombs_played", "bombs_played", "bombs_played", rules, n_decks, True) if bombs else []
     tricks = facts.get("tricks")
-    if tricks is not None and (isinstance(tricks, bool) or not isinstance(tricks, int)
-                               or not 0 <= tricks <= MAX_NUMBER):
+    if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
         _fail("bad_tricks", "tricks", _E_TRICKS, value=tricks)
     out = {"players": list(players), "winner": winner, "losers": out_losers, "bombs_played": bombs,
            "tricks": tricks}
     if dealer is not None:
         out["dealer"] = dealer
     return out
+
+
+_BASIC = frozenset(("cards", "jokers"))
+_CANONICAL = frozenset(("cards", "jokers", "twos", "held_bombs", "played", "dealer_only_opening"))
+
+
+def _canonical_loser(entry, name: str) -> dict:
+    values = {}
+    for key, value in entry.items():
+        norm = _LOSER_KEYS.get(key)
+        if norm is None:
+            _fail("unknown_fact", f"losers.{name}.{key}", _E_LOSER_KEY, name=name, key=key,
+                  known="cards, jokers, twos, held_bombs, played, dealer_only_opening")
+        values[norm] = value
+    return values
+
+
+def _more_loser_facts(entry, name, cards, jokers, dealer, rules: Rules, n_decks: int):
+    """twos, held bombs, played, dealer-only-opening of one loser, checked."""
+    base = f"losers.{name}"
+    twos = _int(_opt(entry.get("twos")), name, "twos", f"{base}.twos")
+    if twos + jokers > cards:
+        _fail("twos_exceed_cards", f"{base}.twos", _E_TWOS_CARDS, name=name, twos=twos, jokers=jokers, cards=cards)
+    held = _sizes(entry.get("held_bombs"), name, "held_bombs", f"{base}.held_bombs", rules, n_decks, False)
+    if held:
+        by_size = rules.held_bomb_mult == "bySize"
+        total = sum(held)
+        if total > (cards - jokers if by_size else cards):
+            _fail("held_bombs_exceed_cards", f"{base}.held_bombs",
+                  _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
+                  name=name, total=total, cards=cards, jokers=jokers)
+    played = _bool_fact(entry.get("played"), name, "played", f"{base}.played", True)
+    opening = _bool_fact(entry.get("dealer_only_opening"), name, "dealer_only_opening",
+                         f"{base}.dealer_only_opening", False)
+    if not played:
+        if dealer is not None and name == dealer:
+            _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
+        if rules.draw_mode == "winnerOnly" and cards != 5:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
+        if cards < 5:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
+    if opening:
+        if dealer is None:
+            _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
+        if name != dealer:
+            _fail("not_dealer", f"{base}.dealer_only_opening", _E_NOT_DEALER, name=name, dealer=dealer)
+    return twos, held, played, opening
 
 
 def next_dealer(facts) -> str:
@@ -946,10 +977,13 @@ def next_dealer(facts) -> str:
 
 
 # Settlement sentences
-_S_CARDS = N_("{name}: {cards} cards")
-_S_CARD = N_("{name}: 1 card")
-_S_STEP = N_("{base}{factors} = {pay}")
-_S_STEP_CAP = N_("{base}{factors} = {raw}, capped at {pay}")
+_S_PLAIN = N_("{name}: {cards} cards = {pay}")
+_S_PLAIN_1 = N_("{name}: 1 card = {pay}")
+_S_STEP = N_("{name}: {cards} cards, {factors} = {pay}")
+_S_STEP_1 = N_("{name}: 1 card, {factors} = {pay}")
+_S_STEP_CAP = N_("{name}: {cards} cards, {factors} = {raw}, capped at {pay}")
+_S_STEP_CAP_1 = N_("{name}: 1 card, {factors} = {raw}, capped at {pay}")
+_S_PLAIN_CAP = N_("{name}: {cards} cards = {raw}, capped at {pay}")
 _F_JOKER = N_("holds a joker, ×2")
 _F_JOKERS_ONCE = N_("holds {count} jokers, ×2 once")
 _F_PER_JOKER = N_("holds {count} joker(s), ×2 each = ×{factor}")
@@ -991,11 +1025,19 @@ def _joker_bomb_size(size: int, rules: Rules) -> int:
     return size
 
 
+_JOINS = {n: ", ".join("{f%d}" % i for i in range(n)) for n in range(2, 12)}
+
+
 def _factors_text(parts) -> Text:
-    if not parts:
-        return Text("")
-    template = "".join(", {f%d}" % i for i in range(len(parts)))
-    return Text(template, {f"f{i}": part for i, part in enumerate(parts)})
+    """The multipliers of one loser as one Text (each part stays a translatable Text parameter)."""
+    if len(parts) == 1:
+        return parts[0]
+    return Text(_JOINS[len(parts)], {f"f{i}": part for i, part in enumerate(parts)})
+
+
+_MEMO: dict = {}
+_MEMO_SIZE = 4096
+_PLAIN_STAKES = (int, float, Decimal, str)
 
 
 def settle(facts, rules: Rules = None, stake=1) -> Settlement:
@@ -1003,11 +1045,28 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
 
     ``points`` include the ``unit`` when it is a whole number; a fractional unit is applied with the
     stake, so ``deltas`` always equal points-before-unit × unit × stake.
+
+    Results are memoised by the facts' ``repr`` (exact for JSON values: 1, 1.0 and True differ),
+    the rules and the stake; every call returns a fresh :class:`Settlement`.
     """
     if rules is None:
         rules = _DEFAULT
     elif not isinstance(rules, Rules):
         rules = rules_from_dict(rules)
+    if type(facts) is dict and type(stake) in _PLAIN_STAKES:
+        key = (repr(facts), rules, type(stake), stake)
+        hit = _MEMO.get(key)
+        if hit is None:
+            hit = _settle(facts, rules, stake)
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            _MEMO[key] = hit
+        return Settlement(deltas=dict(hit.deltas), steps=list(hit.steps), points=dict(hit.points),
+                          next_dealer=hit.next_dealer)
+    return _settle(facts, rules, stake)
+
+
+def _settle(facts, rules: Rules, stake) -> Settlement:
     facts = validate_facts(facts, rules)
     winner = facts["winner"]
     unit = rules.unit
@@ -1109,12 +1168,19 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
         parts.extend(shared_parts)
         limit = None if cap is None else cap * (unit if whole_unit else 1)
         pay = m if limit is None else min(m, limit)
-        base = _t(_S_CARD, name=name) if cards == 1 else _t(_S_CARDS, name=name, cards=cards)
-        factors = _factors_text(parts)
-        if pay == m:
-            steps.append(_t(_S_STEP, base=base, factors=factors, pay=pay))
+        if not parts:
+            if pay == m:
+                steps.append(Text((_S_PLAIN_1 if cards == 1 else _S_PLAIN).template,
+                                  {"name": name, "cards": cards, "pay": pay}))
+            else:
+                steps.append(Text(_S_PLAIN_CAP.template, {"name": name, "cards": cards, "raw": m, "pay": pay}))
+        elif pay == m:
+            steps.append(Text((_S_STEP_1 if cards == 1 else _S_STEP).template,
+                              {"name": name, "cards": cards, "factors": _factors_text(parts), "pay": pay}))
         else:
-            steps.append(_t(_S_STEP_CAP, base=base, factors=factors, raw=m, pay=pay))
+            steps.append(Text((_S_STEP_CAP_1 if cards == 1 else _S_STEP_CAP).template,
+                              {"name": name, "cards": cards, "factors": _factors_text(parts), "raw": m,
+                               "pay": pay}))
         points[name] = -pay
         total += pay
     points[winner] = total
