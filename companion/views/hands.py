@@ -1,3 +1,189 @@
-from flask import Blueprint
+"""Record a hand, see its settlement, edit / void / restore it, its history, and conflicts."""
+from __future__ import annotations
+
+import json
+import uuid
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import scoring
+from ..engine.common import EngineError
+from ..forms import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
+from ..models import Hand, Table
+from .tables import device_label, engine_message, table_view
 
 bp = Blueprint("hands", __name__)
+
+
+def _form(table: Table, data=None, post=False):
+    module = scoring.engine_for(table.game)
+    rules = scoring.table_rules(table)
+    return hand_form(table, module, rules, formdata=request.form if post else None, data=data)
+
+
+def _hand(table: Table, number: int) -> Hand:
+    hand = scoring.get_hand(table, number)
+    if hand is None:
+        abort(404)
+    return hand
+
+
+def _render_form(table, form, *, hand=None, status=200):
+    return render_template("hand_form.html", table=table, form=form, hand=hand,
+                           dealer=scoring.current_dealer(table)), status
+
+
+def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | None = None):
+    """Both versions side by side, and the choices."""
+    current = error.current
+    submitted = error.submitted
+    preview = None
+    if submitted is not None:
+        try:
+            preview = scoring.settlement_for(table, submitted)
+        except EngineError:
+            preview = None
+    choice = ResubmitForm(formdata=None)
+    choice.facts_json.data = json.dumps(submitted, ensure_ascii=False) if submitted is not None else ""
+    choice.revision.data = str(current.revision)
+    choice.request_id.data = request_id or ""
+    names = {p.id: p.name for p in table.players}
+    current_points = {names[d.player_id]: d.points for d in current.deltas}
+    return render_template("conflict.html", table=table, current=current, current_points=current_points,
+                           current_settlement=_safe_settlement(table, current.facts), kind=kind,
+                           submitted=submitted, preview=preview, choice=choice, action=ActionForm(),
+                           message=engine_message(error)), 409
+
+
+def _safe_settlement(table, facts):
+    try:
+        return scoring.settlement_for(table, facts)
+    except EngineError:
+        return None
+
+
+@bp.route("/t/<public_id>/record", methods=["GET", "POST"])
+@table_view(write=True)
+def record(table: Table):
+    if request.method == "GET":
+        dealer = scoring.current_dealer(table)
+        data = {"dealer": dealer or ""} if table.game == "gandengyan" else {"banker": dealer or ""}
+        form = _form(table, data=data)
+        form.request_id.data = uuid.uuid4().hex
+        form.expected_number.data = str(table.hand_seq + 1)
+        return _render_form(table, form)
+    if request.form.get("facts_json") is not None:  # a choice made on the conflict page
+        choice = ResubmitForm()
+        if not choice.validate():
+            abort(400)
+        try:
+            facts = choice.facts()
+            hand = scoring.record_hand(table, facts, request_id=choice.request_id.data or uuid.uuid4().hex,
+                                       device=device_label())
+        except (FormError, EngineError):
+            abort(400)
+        return redirect(url_for("hands.show", public_id=table.public_id, number=hand.number, saved=1))
+    form = _form(table, post=True)
+    if not form.validate():
+        return _render_form(table, form, status=400)
+    expected = form.expected_number.data
+    try:
+        facts = form.facts()
+        hand = scoring.record_hand(table, facts, request_id=form.request_id.data or "",
+                                   device=device_label(),
+                                   expected_number=int(expected) if (expected or "").isdigit() else None)
+    except FormError:
+        return _render_form(table, form, status=400)
+    except scoring.Conflict as error:
+        return _conflict(table, error, kind="record", request_id=form.request_id.data)
+    except EngineError as error:
+        form.apply_error(error, engine_message(error))
+        return _render_form(table, form, status=400)
+    return redirect(url_for("hands.show", public_id=table.public_id, number=hand.number, saved=1))
+
+
+@bp.get("/t/<public_id>/hands/<int:number>")
+@table_view()
+def show(table: Table, number: int):
+    hand = _hand(table, number)
+    settlement = _safe_settlement(table, hand.facts)
+    names = {p.id: p.name for p in table.players}
+    points = {names[d.player_id]: d.points for d in hand.deltas}
+    return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,
+                           saved=request.args.get("saved") == "1", can_edit=g.can_edit,
+                           action=ActionForm(), dealer=scoring.current_dealer(table))
+
+
+@bp.route("/t/<public_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@table_view(write=True)
+def edit(table: Table, number: int):
+    hand = _hand(table, number)
+    if request.method == "GET":
+        form = _form(table, data=facts_to_data(table, hand.facts))
+        form.revision.data = str(hand.revision)
+        return _render_form(table, form, hand=hand)
+    if request.form.get("facts_json") is not None:
+        choice = ResubmitForm()
+        if not choice.validate():
+            abort(400)
+        try:
+            facts = choice.facts()
+            scoring.edit_hand(table, number, facts, revision=choice.revision.data, device=device_label())
+        except scoring.Conflict as error:
+            return _conflict(table, error, kind="edit")
+        except (FormError, EngineError):
+            abort(400)
+        return redirect(url_for("hands.show", public_id=table.public_id, number=number, saved=1))
+    form = _form(table, post=True)
+    if not form.validate():
+        return _render_form(table, form, hand=hand, status=400)
+    try:
+        facts = form.facts()
+        scoring.edit_hand(table, number, facts, revision=form.revision.data, device=device_label())
+    except FormError:
+        return _render_form(table, form, hand=hand, status=400)
+    except scoring.Conflict as error:
+        return _conflict(table, error, kind="edit")
+    except EngineError as error:
+        form.apply_error(error, engine_message(error))
+        return _render_form(table, form, hand=hand, status=400)
+    return redirect(url_for("hands.show", public_id=table.public_id, number=number, saved=1))
+
+
+def _status_change(table: Table, number: int, change, done_message: str):
+    _hand(table, number)
+    form = ActionForm()
+    if not form.validate():
+        abort(400)
+    try:
+        change(table, number, revision=form.revision.data, device=device_label())
+    except scoring.Conflict as error:
+        return _conflict(table, error, kind="status")
+    except EngineError:
+        abort(400)
+    flash(done_message)
+    return redirect(url_for("hands.show", public_id=table.public_id, number=number))
+
+
+@bp.post("/t/<public_id>/hands/<int:number>/void")
+@table_view(write=True)
+def void(table: Table, number: int):
+    return _status_change(table, number, scoring.void_hand,
+                          _("Hand %(number)s is void: it no longer counts.", number=number))
+
+
+@bp.post("/t/<public_id>/hands/<int:number>/restore")
+@table_view(write=True)
+def restore(table: Table, number: int):
+    return _status_change(table, number, scoring.restore_hand,
+                          _("Hand %(number)s counts again.", number=number))
+
+
+@bp.get("/t/<public_id>/hands/<int:number>/history")
+@table_view()
+def hand_history(table: Table, number: int):
+    hand = _hand(table, number)
+    events = scoring.history(table, hand)
+    return render_template("history.html", table=table, events=events, numbers={hand.id: hand.number},
+                           hand=hand)

@@ -1,13 +1,36 @@
-from flask import Blueprint, render_template
+"""The start page: open a table, the tables this phone opened, languages, this phone's name."""
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import models  # noqa: F401  (registers the models with the metadata)
+from .. import scoring
+from ..forms import DeviceForm
+from .tables import remembered
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
 def index():
-    return render_template("index.html")
+    entries = remembered()
+    found = scoring.tables_by_public_id(e[0] for e in entries)
+    tables = [found[pid] for pid, token in entries
+              if pid in found and scoring.check_edit_token(found[pid], token)]
+    form = DeviceForm(data={"device": request.cookies.get("device", "")})
+    return render_template("index.html", tables=tables, device_form=form)
+
+
+@bp.post("/device")
+def device():
+    form = DeviceForm()
+    if not form.validate():
+        abort(400)
+    name = " ".join((form.device.data or "").split())[:60]
+    response = redirect(url_for("main.index"))
+    if name:
+        response.set_cookie("device", name, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    else:
+        response.delete_cookie("device")
+    return response
 
 
 @bp.get("/healthz")

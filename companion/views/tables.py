@@ -1,3 +1,208 @@
-from flask import Blueprint
+"""Open a table, the table page (standings, hands, dealer), its history, undo, write access."""
+from __future__ import annotations
+
+import re
+from functools import wraps
+
+from flask import (Blueprint, abort, current_app, flash, g, redirect, render_template, request, session,
+                   url_for)
+from flask_babel import gettext as _
+
+from .. import scoring
+from ..engine.common import EngineError
+from ..forms import ActionForm, new_table_form
+from ..i18n import tr
+from ..models import GAMES, Table
 
 bp = Blueprint("tables", __name__)
+
+REMEMBERED = 20
+GAME_NAMES = {"gandengyan": "干瞪眼", "dagong": "大冶打拱"}
+
+
+# --------------------------------------------------------------------------------------------
+# Write access: the table's edit token, remembered by this browser
+
+
+def remembered() -> list[list[str]]:
+    value = session.get("tables")
+    return [x for x in value if isinstance(x, list) and len(x) == 2] if isinstance(value, list) else []
+
+
+def remember(table: Table) -> None:
+    entries = [e for e in remembered() if e[0] != table.public_id]
+    session["tables"] = ([[table.public_id, table.edit_token]] + entries)[:REMEMBERED]
+    session.permanent = True
+
+
+def can_edit(table: Table) -> bool:
+    for public_id, token in remembered():
+        if public_id == table.public_id:
+            return scoring.check_edit_token(table, token)
+    return False
+
+
+def device_label() -> str:
+    """The name this phone gave itself, else a short description of the browser."""
+    name = (request.cookies.get("device") or "").strip()
+    if name:
+        return name[:60]
+    ua = request.headers.get("User-Agent", "")
+    for pattern, label in ((r"iPhone", "iPhone"), (r"iPad", "iPad"), (r"Android", "Android"),
+                           (r"Windows", "Windows"), (r"Macintosh", "Mac"), (r"Linux", "Linux")):
+        if re.search(pattern, ua):
+            return label
+    return _("unknown device")
+
+
+def load_table(public_id: str) -> Table:
+    table = scoring.get_table(public_id)
+    if table is None:
+        abort(404)
+    g.table = table
+    g.can_edit = can_edit(table)
+    return table
+
+
+def table_view(write: bool = False):
+    """Decorator: load the table from the URL (404 if unknown); ``write`` needs the edit token."""
+    def decorator(view):
+        @wraps(view)
+        def wrapper(public_id, *args, **kwargs):
+            table = load_table(public_id)
+            if write and not g.can_edit:
+                abort(403, description=_(
+                    "This phone can only look at this table. To record or correct hands, open the "
+                    "table's share link from a phone that can already record."))
+            return view(table, *args, **kwargs)
+        return wrapper
+    return decorator
+
+
+def rules_module(table: Table):
+    return scoring.engine_for(table.game)
+
+
+def engine_message(error: EngineError) -> str:
+    return tr(error.message)
+
+
+@bp.app_context_processor
+def inject_helpers():
+    return {"game_names": GAME_NAMES, "money": format_money}
+
+
+def format_money(value, table: Table) -> str:
+    from flask_babel import format_decimal
+
+    text = format_decimal(value, format="#,##0.####")
+    if value > 0:
+        text = "+" + text
+    elif text.startswith("-"):
+        text = "−" + text[1:]
+    return f"{text} {table.currency}".strip()
+
+
+# --------------------------------------------------------------------------------------------
+# Pages
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new(game):
+    if game not in GAMES:
+        abort(404)
+    module = scoring.engine_for(game)
+    form = new_table_form(game, module, formdata=request.form if request.method == "POST" else None)
+    if request.method == "POST" and form.validate():
+        players = form.players()
+        try:
+            table = scoring.create_table(
+                game=game, name=form.name.data, players=players, stake=form.stake.data,
+                currency=form.currency.data, preset=form.preset.data or None, rules=form.rules(),
+                notes=form.notes.data, first_dealer=form.first_dealer_name(players))
+        except EngineError as error:
+            _put_error(form, error)
+        else:
+            remember(table)
+            return redirect(url_for("tables.show", public_id=table.public_id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("table_new.html", form=form, game=game, module=module), status
+
+
+def _put_error(form, error: EngineError) -> None:
+    message = engine_message(error)
+    path = error.field or ""
+    field = None
+    if path.startswith("players."):
+        index = path.split(".", 1)[1]
+        field = getattr(form, f"player_{int(index) + 1}", None) if index.isdigit() else None
+    elif path == "players":
+        field = form.player_1
+    elif path.startswith("rules."):
+        key = scoring_key(form, path.split(".", 1)[1])
+        field = getattr(form, f"rule_{key}", None) if key else None
+    elif path in ("name", "stake", "currency", "preset", "notes", "first_dealer"):
+        field = getattr(form, path)
+    if field is not None:
+        field.errors = list(field.errors or []) + [message]
+    else:
+        form.form_errors.append(message)
+
+
+def scoring_key(form, key: str) -> str | None:
+    from ..engine.common import snake
+
+    for candidate in (key, snake(key)):
+        if candidate in form._switches:
+            return candidate
+    return None
+
+
+@bp.get("/t/<public_id>")
+@table_view()
+def show(table: Table):
+    key = request.args.get("key")
+    if key is not None:
+        if scoring.check_edit_token(table, key):
+            remember(table)
+            flash(_("This phone can now record and correct hands at this table."))
+        else:
+            flash(_("That share link is not valid for this table; this phone can only look."))
+        return redirect(url_for("tables.show", public_id=table.public_id))
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and 0 < int(page) < 10**6 else 1
+    per_page = current_app.config["HANDS_PER_PAGE"]
+    hands, deltas = scoring.hands_page(table, page, per_page)
+    counted, total = scoring.hand_counts(table)
+    if page > 1 and not hands:
+        abort(404)
+    return render_template(
+        "table.html", table=table, players=table.players, standings=scoring.standings(table),
+        hands=hands, deltas=deltas, counted=counted, total=total, page=page,
+        pages=max(1, -(-total // per_page)), dealer=scoring.current_dealer(table),
+        can_edit=g.can_edit, action=ActionForm(),
+        share_url=url_for("tables.show", public_id=table.public_id, key=table.edit_token, _external=True)
+        if g.can_edit else None)
+
+
+@bp.get("/t/<public_id>/history")
+@table_view()
+def history(table: Table):
+    events = scoring.history(table, limit=500)
+    numbers = {h.id: h.number for h in {e.hand for e in events}}
+    return render_template("history.html", table=table, events=events, numbers=numbers, hand=None)
+
+
+@bp.post("/t/<public_id>/undo")
+@table_view(write=True)
+def undo(table: Table):
+    form = ActionForm()
+    if not form.validate():
+        abort(400)
+    event = scoring.undo_last(table, device=device_label())
+    if event is None:
+        flash(_("There is nothing to undo."))
+    else:
+        number = event.hand.number
+        flash(_("Undone: the last change to hand %(number)s.", number=number))
+    return redirect(url_for("tables.show", public_id=table.public_id))

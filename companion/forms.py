@@ -1,0 +1,387 @@
+"""Web forms (Flask-WTF, CSRF on). Which facts a hand form asks for comes from the engine.
+
+The hand forms are built per table: one row per player (fields named by seat, never by name,
+since names are any Unicode). ``facts()`` turns the posted form into the engine's facts;
+``apply_error()`` puts an engine error next to the field it names.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField,
+                     TextAreaField)
+from wtforms.validators import InputRequired, Optional as OptionalValidator
+
+from .engine.common import EngineError
+from .models import Table
+
+MAX_SEATS = 6
+
+
+class FormError(Exception):
+    """Input a form cannot even turn into facts (empty required number, unreadable list)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Opening a table
+
+
+class NewTableForm(FlaskForm):
+    name = StringField(_l("Name of the table"), validators=[InputRequired()],
+                       render_kw={"autocomplete": "off", "maxlength": 200})
+    stake = StringField(_l("Money per point"), default="1",
+                        render_kw={"inputmode": "decimal", "autocomplete": "off"})
+    currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": 40,
+                                                                 "placeholder": "¥ € Rp ₩ $"})
+    preset = SelectField(_l("House rules preset"), choices=[], default="")
+    first_dealer = SelectField(_l("First dealer"), choices=[], default="")
+    notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2})
+
+    def player_fields(self):
+        return [getattr(self, f"player_{i}") for i in range(1, MAX_SEATS + 1) if hasattr(self, f"player_{i}")]
+
+    def rule_fields(self):
+        return [(key, getattr(self, f"rule_{key}"), switch) for key, switch in self._switches.items()]
+
+    def players(self) -> list[str]:
+        return [f.data.strip() for f in self.player_fields() if f.data and f.data.strip()]
+
+    def rules(self) -> dict:
+        out = {}
+        for key, field, switch in self.rule_fields():
+            value = (field.data or "").strip() if isinstance(field.data, str) else field.data
+            if value in ("", None):
+                continue
+            out[key] = self._choice_values.get(key, {}).get(value, value)
+        return out
+
+    def first_dealer_name(self, players: list[str]) -> str | None:
+        value = self.first_dealer.data
+        if not value:
+            return None
+        all_names = [(f.data or "").strip() for f in self.player_fields()]
+        try:
+            name = all_names[int(value) - 1]
+        except (ValueError, IndexError):
+            return None
+        return name or None
+
+
+def new_table_form(game: str, module, formdata=None) -> NewTableForm:
+    """The open-a-table form for one game: its player rows, presets and every switch."""
+    seats = MAX_SEATS if game == "gandengyan" else 4
+    attrs: dict[str, Any] = {"_switches": dict(module.SWITCHES), "_choice_values": {}}
+    for i in range(1, seats + 1):
+        attrs[f"player_{i}"] = StringField(_l("Player %(n)s", n=i),
+                                           render_kw={"autocomplete": "off", "maxlength": 100})
+    for key, switch in module.SWITCHES.items():
+        if switch.kind in ("int", "number"):
+            attrs[f"rule_{key}"] = StringField(key, render_kw={"inputmode": "decimal", "autocomplete": "off"})
+        else:
+            choices = [("", _l("(as the preset says)"))]
+            values = {}
+            for choice in switch.choices:
+                label = str(choice).lower() if isinstance(choice, bool) else str(choice)
+                choices.append((label, label))
+                values[label] = choice
+            attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
+            attrs[f"rule_{key}"] = SelectField(key, choices=choices, default="")
+    cls = type(f"NewTableForm_{game}", (NewTableForm,), attrs)
+    form = cls(formdata=formdata) if formdata is not None else cls()
+    form.preset.choices = [("", _l("Standard rules"))] + [(p, p) for p in module.PRESETS]
+    form.first_dealer.choices = [("", _l("Decide at the table"))] + [
+        (str(i), _l("Player %(n)s", n=i)) for i in range(1, seats + 1)]
+    return form
+
+
+# --------------------------------------------------------------------------------------------
+# Recording a hand
+
+
+class HandForm(FlaskForm):
+    request_id = HiddenField()
+    expected_number = HiddenField()
+    revision = HiddenField()
+
+    table: Table
+    names: list[str]
+
+    def seat_field(self, prefix: str, seat: int):
+        return getattr(self, f"{prefix}_{seat}", None)
+
+    def apply_error(self, error: EngineError, message: str) -> None:
+        """Put the engine's message next to the field it names (else at the top of the form)."""
+        field = self._field_for(error.field or "")
+        if field is not None:
+            field.errors = list(field.errors or []) + [message]
+        else:
+            self.form_errors.append(message)
+
+    def _field_for(self, path: str):
+        parts = path.split(".")
+        if len(parts) >= 2 and parts[1] in self.names:
+            seat = self.names.index(parts[1])
+            prefix = self._nested_prefix(parts[0], parts[2] if len(parts) > 2 else None)
+            return self.seat_field(prefix, seat) if prefix else None
+        if parts[0] in self.names:
+            return self.seat_field(self._nested_prefix("losers", None), self.names.index(parts[0]))
+        return self._top_field(parts)
+
+    def _nested_prefix(self, group, key):  # overridden per game
+        return None
+
+    def _top_field(self, parts):
+        return getattr(self, parts[0], None) if parts[0] and parts[0] not in ("request_id", "revision") else None
+
+
+def _number(field, label_required: bool = False, default: int | None = None) -> int | None:
+    if field.data is None:
+        if field.raw_data and field.raw_data[0].strip():
+            raise FormError()  # IntegerField already recorded "not a valid integer"
+        if label_required:
+            field.errors = list(field.errors or []) + [_l("Enter a number.")]
+            raise FormError()
+        return default
+    return int(field.data)
+
+
+_SIZES = re.compile(r"^[\s,;+/0-9]*$")
+
+
+def _sizes(field) -> list[int]:
+    text = (field.data or "").strip()
+    if not _SIZES.match(text):
+        field.errors = list(field.errors or []) + [
+            _l("Write the bomb sizes as numbers separated by spaces, e.g. 4 5.")]
+        raise FormError()
+    return [int(n) for n in re.findall(r"[0-9]+", text)]
+
+
+class GandengyanHandForm(HandForm):
+    def _nested_prefix(self, group, key):
+        if group != "losers":
+            return None
+        return {None: "cards", "cards": "cards", "jokers": "jokers", "twos": "twos",
+                "held_bombs": "held_bombs", "played": "never_played",
+                "dealer_only_opening": "only_opening"}.get(key, "cards")
+
+    def _top_field(self, parts):
+        if parts[0] == "bombs_played":
+            return getattr(self, "bombs_played", None)
+        return super()._top_field(parts)
+
+    def facts(self) -> dict:
+        """The engine's facts, or FormError (the field errors are already set)."""
+        failed = False
+        winner_seat = int(self.winner.data) if (self.winner.data or "").isdigit() else None
+        if winner_seat is None or winner_seat >= len(self.names):
+            self.winner.errors = list(self.winner.errors or []) + [_l("Choose who went out first.")]
+            raise FormError()
+        facts: dict[str, Any] = {"players": list(self.names), "winner": self.names[winner_seat]}
+        if self.dealer.data:
+            facts["dealer"] = self.dealer.data
+        losers = {}
+        for seat, name in enumerate(self.names):
+            if seat == winner_seat:
+                continue
+            loser: dict[str, Any] = {}
+            try:
+                loser["cards"] = _number(self.seat_field("cards", seat), label_required=True)
+                loser["jokers"] = _number(self.seat_field("jokers", seat), default=0)
+                if "twos" in self.needed:
+                    loser["twos"] = _number(self.seat_field("twos", seat), default=0)
+                if "held_bombs" in self.needed:
+                    loser["held_bombs"] = _sizes(self.seat_field("held_bombs", seat))
+            except FormError:
+                failed = True
+            if "played" in self.needed:
+                loser["played"] = not self.seat_field("never_played", seat).data
+            if "dealer_only_opening" in self.needed:
+                loser["dealer_only_opening"] = bool(self.seat_field("only_opening", seat).data)
+            losers[name] = loser
+        facts["losers"] = losers
+        try:
+            if "bombs_played" in self.needed:
+                facts["bombs_played"] = _sizes(self.bombs_played)
+            if "tricks" in self.needed:
+                tricks = _number(self.tricks)
+                if tricks is not None:
+                    facts["tricks"] = tricks
+        except FormError:
+            failed = True
+        if failed:
+            raise FormError()
+        return facts
+
+
+class DagongHandForm(HandForm):
+    def _nested_prefix(self, group, key):
+        return "captured" if group == "captured" else None
+
+    def _top_field(self, parts):
+        if parts[0] == "order":
+            index = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+            return getattr(self, f"order_{min(index, 3) + 1}", None)
+        if parts[0] == "captured":
+            return getattr(self, "captured_0", None)
+        return super()._top_field(parts)
+
+    def facts(self) -> dict:
+        failed = False
+        names = self.names
+        order = []
+        gap = False
+        for i in range(1, 5):
+            value = getattr(self, f"order_{i}").data
+            if value:
+                if gap:
+                    getattr(self, f"order_{i - 1}").errors.append(
+                        _l("Fill the places in order, from the first player out."))
+                    failed = True
+                order.append(value)
+            else:
+                gap = True
+        if not order:
+            self.order_1.errors.append(_l("Choose who went out first."))
+            failed = True
+        captured = {}
+        for seat, name in enumerate(names):
+            try:
+                captured[name] = _number(self.seat_field("captured", seat), default=0)
+            except FormError:
+                failed = True
+        try:
+            last = _number(self.last_hand_points, default=0)
+        except FormError:
+            failed = True
+            last = 0
+        if failed:
+            raise FormError()
+        bright = (self.bright_card.data or "").strip() or None
+        return {"players": list(names), "banker": self.banker.data,
+                "partner": self.partner.data or None, "shout": self.shout.data or None,
+                "order": order, "captured": captured, "last_hand_points": last,
+                "bright_card": bright}
+
+
+def hand_form(table: Table, module, rules, formdata=None, data: dict | None = None) -> HandForm:
+    """The record/edit form of this table: its players, and only the facts its switches need."""
+    names = table.player_names
+    player_choices = [(n, n) for n in names]
+    attrs: dict[str, Any] = {}
+    if table.game == "gandengyan":
+        needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
+        base = GandengyanHandForm
+        attrs["winner"] = RadioField(_l("Who went out first?"), choices=[(str(i), n) for i, n in enumerate(names)],
+                                     validators=[OptionalValidator()], validate_choice=False, default="")
+        attrs["dealer"] = SelectField(_l("Dealer of this hand"), choices=[("", "—")] + player_choices,
+                                      validate_choice=False, default="")
+        for seat in range(len(names)):
+            attrs[f"cards_{seat}"] = IntegerField(_l("Cards left"), validators=[OptionalValidator()],
+                                                  render_kw={"inputmode": "numeric", "min": 0})
+            attrs[f"jokers_{seat}"] = IntegerField(_l("Jokers held"), default=0, validators=[OptionalValidator()],
+                                                   render_kw={"inputmode": "numeric", "min": 0})
+            if "twos" in needed:
+                attrs[f"twos_{seat}"] = IntegerField(_l("2s held"), default=0, validators=[OptionalValidator()],
+                                                     render_kw={"inputmode": "numeric", "min": 0})
+            if "held_bombs" in needed:
+                attrs[f"held_bombs_{seat}"] = StringField(_l("Bombs held (sizes, e.g. 4 5)"),
+                                                          render_kw={"inputmode": "numeric", "autocomplete": "off"})
+            if "played" in needed:
+                attrs[f"never_played_{seat}"] = BooleanField(_l("Never played a card"))
+            if "dealer_only_opening" in needed:
+                attrs[f"only_opening_{seat}"] = BooleanField(_l("Dealer: only the opening lead"))
+        if "bombs_played" in needed:
+            attrs["bombs_played"] = StringField(_l("Bombs played this hand (sizes, e.g. 4 4 5)"),
+                                                render_kw={"inputmode": "numeric", "autocomplete": "off"})
+        if "tricks" in needed:
+            attrs["tricks"] = IntegerField(_l("Number of tricks played"), validators=[OptionalValidator()],
+                                           render_kw={"inputmode": "numeric", "min": 0})
+    else:
+        needed = ()
+        base = DagongHandForm
+        attrs["banker"] = SelectField(_l("Banker"), choices=player_choices, validate_choice=False, default="")
+        attrs["partner"] = SelectField(_l("Partner (holds the bright card's twin)"),
+                                       choices=[("", "—")] + player_choices, validate_choice=False, default="")
+        attrs["shout"] = SelectField(_l("Who shouted (plays alone, 1 against 3)?"),
+                                     choices=[("", _l("Nobody"))] + player_choices, validate_choice=False, default="")
+        attrs["bright_card"] = StringField(_l("Bright card (optional, e.g. 7h)"),
+                                           render_kw={"autocomplete": "off", "maxlength": 8})
+        places = [_l("1st out"), _l("2nd out"), _l("3rd out"), _l("4th out")]
+        for i in range(1, 5):
+            attrs[f"order_{i}"] = SelectField(places[i - 1], choices=[("", "—")] + player_choices,
+                                              validate_choice=False, default="")
+        for seat in range(len(names)):
+            attrs[f"captured_{seat}"] = IntegerField(_l("Points captured"), default=0,
+                                                     validators=[OptionalValidator()],
+                                                     render_kw={"inputmode": "numeric", "step": 5, "min": 0})
+        attrs["last_hand_points"] = IntegerField(_l("Points left in the last player's hand"), default=0,
+                                                 validators=[OptionalValidator()],
+                                                 render_kw={"inputmode": "numeric", "step": 5, "min": 0})
+    cls = type(f"{base.__name__}_{table.id}", (base,), attrs)
+    form = cls(formdata=formdata, data=data) if formdata is not None else cls(data=data)
+    form.table = table
+    form.names = names
+    form.needed = needed
+    return form
+
+
+def facts_to_data(table: Table, facts: dict) -> dict:
+    """Form data that shows these facts (for editing a stored hand)."""
+    names = table.player_names
+    data: dict[str, Any] = {}
+    if table.game == "gandengyan":
+        winner = facts.get("winner")
+        data["winner"] = str(names.index(winner)) if winner in names else None
+        data["dealer"] = facts.get("dealer") or ""
+        for name, loser in (facts.get("losers") or {}).items():
+            if name not in names:
+                continue
+            seat = names.index(name)
+            data[f"cards_{seat}"] = loser.get("cards")
+            data[f"jokers_{seat}"] = loser.get("jokers", 0)
+            data[f"twos_{seat}"] = loser.get("twos", 0)
+            data[f"held_bombs_{seat}"] = " ".join(str(s) for s in loser.get("held_bombs") or [])
+            data[f"never_played_{seat}"] = loser.get("played") is False
+            data[f"only_opening_{seat}"] = bool(loser.get("dealer_only_opening"))
+        data["bombs_played"] = " ".join(str(s) for s in facts.get("bombs_played") or [])
+        data["tricks"] = facts.get("tricks")
+    else:
+        for key in ("banker", "partner", "shout", "bright_card"):
+            data[key] = facts.get(key) or ""
+        for i, name in enumerate((facts.get("order") or [])[:4], start=1):
+            data[f"order_{i}"] = name
+        for name, points in (facts.get("captured") or {}).items():
+            if name in names:
+                data[f"captured_{names.index(name)}"] = points
+        data["last_hand_points"] = facts.get("last_hand_points", 0)
+    return data
+
+
+class ResubmitForm(FlaskForm):
+    """The conflict page's choices: the submitted facts travel as JSON (the engine checks them again)."""
+
+    facts_json = HiddenField()
+    revision = HiddenField()
+    request_id = HiddenField()
+
+    def facts(self) -> Any:
+        try:
+            return json.loads(self.facts_json.data or "")
+        except ValueError:
+            raise FormError() from None
+
+
+class ActionForm(FlaskForm):
+    """Void / restore / undo: only the CSRF token and the revision the page showed."""
+
+    revision = HiddenField()
+
+
+class DeviceForm(FlaskForm):
+    device = StringField(_l("This phone's name (shown in the history)"),
+                         render_kw={"autocomplete": "off", "maxlength": 60})
