@@ -102,6 +102,13 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
 # Recording a hand
 
 
+class GroupErrors:
+    """Errors about a group of fields (the finishing order, the captured points), shown by the group."""
+
+    def __init__(self):
+        self.errors: list = []
+
+
 class HandForm(FlaskForm):
     request_id = HiddenField()
     expected_number = HiddenField()
@@ -109,6 +116,10 @@ class HandForm(FlaskForm):
 
     table: Table
     names: list[str]
+
+    def group(self, name: str) -> GroupErrors:
+        groups = self.__dict__.setdefault("_groups", {})
+        return groups.setdefault(name, GroupErrors())
 
     def seat_field(self, prefix: str, seat: int):
         return getattr(self, f"{prefix}_{seat}", None)
@@ -224,10 +235,11 @@ class DagongHandForm(HandForm):
 
     def _top_field(self, parts):
         if parts[0] == "order":
-            index = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-            return getattr(self, f"order_{min(index, 3) + 1}", None)
+            if len(parts) > 1 and parts[1].isdigit():
+                return getattr(self, f"order_{min(int(parts[1]), 3) + 1}", None)
+            return self.group("order")
         if parts[0] == "captured":
-            return getattr(self, "captured_0", None)
+            return self.group("captured")
         return super()._top_field(parts)
 
     def facts(self) -> dict:
@@ -239,14 +251,14 @@ class DagongHandForm(HandForm):
             value = getattr(self, f"order_{i}").data
             if value:
                 if gap:
-                    getattr(self, f"order_{i - 1}").errors.append(
+                    self.group("order").errors.append(
                         _l("Fill the places in order, from the first player out."))
                     failed = True
                 order.append(value)
             else:
                 gap = True
         if not order:
-            self.order_1.errors.append(_l("Choose who went out first."))
+            self.order_1.errors = list(self.order_1.errors or []) + [_l("Choose who went out first.")]
             failed = True
         captured = {}
         for seat, name in enumerate(names):
