@@ -783,8 +783,9 @@ def _bright_card(value, rules: Rules):
         return None
     try:
         cards = parse_cards(value)
-    except CardError as error:
-        raise FactsError(error.message, code="bad_card", field="bright_card") from None
+    except CardError:
+        raise FactsError(N_("The bright card must be one card such as 7h or 10♠, not '{value}'.", value=value),
+                         code="bad_card", field="bright_card") from None
     if len(cards) != 1:
         _fail(N_("The bright card must be a single card, such as 7h."), "bad_card", "bright_card")
     if cards[0].is_joker and rules.bid_card_exclude_jokers:
