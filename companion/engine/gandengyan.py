@@ -761,7 +761,8 @@ _E_NEGATIVE = N_("{name}: {what} cannot be negative ({value}).")
 _E_TOO_BIG = N_("{name}: {what} = {value} is more than a whole game holds.")
 _E_NO_CARDS = N_("{name}: a loser has at least 1 card left — only the winner played out.")
 _E_CARDS_MISSING = N_("{name}: how many cards are left? Give 'cards'.")
-_E_JOKERS_CARDS = N_("{name}: {jokers} jokers held but only {cards} card(s) left — jokers cannot exceed cards.")
+_E_JOKERS_CARDS = N_("{name}: {jokers} jokers held but only {cards} cards left — jokers cannot exceed cards.")
+_E_JOKERS_CARD = N_("{name}: {jokers} jokers held but only 1 card left — jokers cannot exceed cards.")
 _E_JOKERS_DECK = N_("{total} jokers held in all, but {decks} deck(s) have only {limit} — check the jokers.")
 _E_TWOS_CARDS = N_("{name}: {twos} 2s and {jokers} jokers held but only {cards} card(s) left — 2s and jokers "
                    "together cannot exceed cards.")
@@ -887,8 +888,8 @@ def validate_facts(facts, rules: Rules = None) -> dict:
         if type(jokers) is not int or not 0 <= jokers <= MAX_NUMBER:
             jokers = _int(_opt(jokers), name, "jokers", f"losers.{name}.jokers")
         if jokers > cards:
-            _fail("jokers_exceed_cards", f"losers.{name}.jokers", _E_JOKERS_CARDS, name=name, jokers=jokers,
-                  cards=cards)
+            _fail("jokers_exceed_cards", f"losers.{name}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+                  name=name, jokers=jokers, cards=cards)
         total_jokers += jokers
         if total_jokers > joker_limit:
             _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, total=total_jokers,
