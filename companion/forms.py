@@ -12,7 +12,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField,
+from wtforms import (BooleanField, SelectChoice, HiddenField, IntegerField, RadioField, SelectField, StringField,
                      TextAreaField)
 from wtforms.validators import InputRequired, Optional as OptionalValidator
 
@@ -20,6 +20,11 @@ from .engine.common import EngineError
 from .models import Table
 
 MAX_SEATS = 6
+
+
+def _c(pairs) -> list:
+    """(value, label) pairs as WTForms choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 class FormError(Exception):
@@ -89,12 +94,12 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
                 choices.append((label, label))
                 values[label] = choice
             attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
-            attrs[f"rule_{key}"] = SelectField(key, choices=choices, default="")
+            attrs[f"rule_{key}"] = SelectField(key, choices=_c(choices), default="")
     cls = type(f"NewTableForm_{game}", (NewTableForm,), attrs)
     form = cls(formdata=formdata) if formdata is not None else cls()
-    form.preset.choices = [("", _l("Standard rules"))] + [(p, p) for p in module.PRESETS]
-    form.first_dealer.choices = [("", _l("Decide at the table"))] + [
-        (str(i), _l("Player %(n)s", n=i)) for i in range(1, seats + 1)]
+    form.preset.choices = _c([("", _l("Standard rules"))] + [(p, p) for p in module.PRESETS])
+    form.first_dealer.choices = _c([("", _l("Decide at the table"))] + [
+        (str(i), _l("Player %(n)s", n=i)) for i in range(1, seats + 1)])
     return form
 
 
@@ -288,9 +293,9 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
     if table.game == "gandengyan":
         needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
         base = GandengyanHandForm
-        attrs["winner"] = RadioField(_l("Who went out first?"), choices=[(str(i), n) for i, n in enumerate(names)],
+        attrs["winner"] = RadioField(_l("Who went out first?"), choices=_c((str(i), n) for i, n in enumerate(names)),
                                      validators=[OptionalValidator()], validate_choice=False, default="")
-        attrs["dealer"] = SelectField(_l("Dealer of this hand"), choices=[("", "—")] + player_choices,
+        attrs["dealer"] = SelectField(_l("Dealer of this hand"), choices=_c([("", "—")] + player_choices),
                                       validate_choice=False, default="")
         for seat in range(len(names)):
             attrs[f"cards_{seat}"] = IntegerField(_l("Cards left"), validators=[OptionalValidator()],
@@ -316,16 +321,16 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
     else:
         needed = ()
         base = DagongHandForm
-        attrs["banker"] = SelectField(_l("Banker"), choices=player_choices, validate_choice=False, default="")
+        attrs["banker"] = SelectField(_l("Banker"), choices=_c(player_choices), validate_choice=False, default="")
         attrs["partner"] = SelectField(_l("Partner (holds the bright card's twin)"),
-                                       choices=[("", "—")] + player_choices, validate_choice=False, default="")
+                                       choices=_c([("", "—")] + player_choices), validate_choice=False, default="")
         attrs["shout"] = SelectField(_l("Who shouted (plays alone, 1 against 3)?"),
-                                     choices=[("", _l("Nobody"))] + player_choices, validate_choice=False, default="")
+                                     choices=_c([("", _l("Nobody"))] + player_choices), validate_choice=False, default="")
         attrs["bright_card"] = StringField(_l("Bright card (optional, e.g. 7h)"),
                                            render_kw={"autocomplete": "off", "maxlength": 8})
         places = [_l("1st out"), _l("2nd out"), _l("3rd out"), _l("4th out")]
         for i in range(1, 5):
-            attrs[f"order_{i}"] = SelectField(places[i - 1], choices=[("", "—")] + player_choices,
+            attrs[f"order_{i}"] = SelectField(places[i - 1], choices=_c([("", "—")] + player_choices),
                                               validate_choice=False, default="")
         for seat in range(len(names)):
             attrs[f"captured_{seat}"] = IntegerField(_l("Points captured"), default=0,

@@ -1,0 +1,205 @@
+"""Pages: the start page, opening a table, the table page, write access, history, undo."""
+import re
+
+import pytest
+from sqlalchemy import select
+
+from companion import scoring
+from companion.extensions import db
+from companion.models import Table
+
+from web_helpers import GDY_PLAYERS, counts, field_errors, gdy_form, text_of
+
+
+def new_table_data(**overrides):
+    data = {"name": "Friday night", "player_1": "Ann", "player_2": "Bo", "player_3": "Cy",
+            "stake": "0.5", "currency": "¥", "preset": "", "first_dealer": "1", "notes": ""}
+    data.update(overrides)
+    return data
+
+
+def test_index_lists_games_languages_and_my_tables(client, gdy, writer):
+    page = client.get("/")
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert "/new/gandengyan" in body and "/new/dagong" in body
+    for code in ("en", "zh", "fr", "id", "ar", "ko"):
+        assert f'href="?lang={code}"' in body
+    assert "Friday" not in text_of(page)
+    writer(gdy)
+    assert "Friday" in text_of(client.get("/"))
+
+
+def test_arabic_is_right_to_left(client):
+    page = client.get("/?lang=ar")
+    assert '<html lang="ar" dir="rtl">' in page.get_data(as_text=True)
+    assert '<html lang="en" dir="ltr">' in client.get("/?lang=en").get_data(as_text=True)
+
+
+def test_device_name_is_remembered(client):
+    response = client.post("/device", data={"device": "  Li's   phone "})
+    assert response.status_code == 302
+    assert "Li's phone" in response.headers["Set-Cookie"] or "Li" in response.headers["Set-Cookie"]
+    assert client.get_cookie("device").value.strip('"').replace("\\047", "'") == "Li's phone"
+
+
+@pytest.mark.parametrize("game", ["gandengyan", "dagong"])
+def test_new_table_form_shows_every_switch_with_help(client, game):
+    module = scoring.engine_for(game)
+    page = client.get(f"/new/{game}")
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    for key, switch in module.SWITCHES.items():
+        assert f'name="rule_{key}"' in body
+        assert str(switch.help).split("'")[0][:25] in text_of(page)
+    assert "counter-clockwise" in text_of(page)
+    rows = len(re.findall(r'name="player_\d"', body))
+    assert rows == (6 if game == "gandengyan" else 4)
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/new/poker").status_code == 404
+
+
+def test_open_a_table(client, ctx):
+    response = client.post("/new/gandengyan", data=new_table_data(rule_joker_doubling="perJoker",
+                                                                   rule_triple_is_bomb="true"))
+    assert response.status_code == 302
+    table = db.session.scalar(select(Table))
+    assert response.headers["Location"].endswith(f"/t/{table.public_id}")
+    assert table.player_names == ["Ann", "Bo", "Cy"] and table.first_dealer == "Ann"
+    assert table.rules["joker_doubling"] == "perJoker" and table.rules["triple_is_bomb"] is True
+    assert str(table.stake) == "0.5" and table.currency == "¥"
+    page = client.get(response.headers["Location"])
+    assert "Record next hand" in text_of(page)  # the creator may record
+    assert table.edit_token in page.get_data(as_text=True)  # the share link
+
+
+def test_open_a_dagong_table(client, ctx):
+    data = new_table_data(player_4="Di", preset="daye", stake="2")
+    response = client.post("/new/dagong", data=data)
+    assert response.status_code == 302
+    table = db.session.scalar(select(Table))
+    assert table.game == "dagong" and len(table.players) == 4
+
+
+@pytest.mark.parametrize("overrides, field, words", [
+    ({"name": "x" * 500}, "name", "too long"),
+    ({"name": ""}, "name", ""),
+    ({"player_2": "ann"}, "player_2", "twice"),
+    ({"player_2": "", "player_3": ""}, "player_1", "2 to 6"),
+    ({"player_3": "C" * 60}, "player_3", "too long"),
+    ({"stake": "-1"}, "stake", "positive"),
+    ({"stake": "one"}, "stake", "number"),
+    ({"preset": "nope"}, "preset", ""),
+    ({"rule_unit": "-5"}, "rule_unit", "unit"),
+])
+def test_bad_table_input_is_shown_next_to_the_field_and_kept(client, ctx, overrides, field, words):
+    before = counts()
+    response = client.post("/new/gandengyan", data=new_table_data(**overrides))
+    assert response.status_code == 400
+    errors = field_errors(response)
+    assert field in errors, errors
+    assert words.lower() in " ".join(errors[field]).lower()
+    body = response.get_data(as_text=True)
+    assert 'value="Friday night"' in body or overrides.get("name") is not None
+    assert counts() == before
+
+
+def test_html_in_names_is_escaped(client, ctx):
+    response = client.post("/new/gandengyan", data=new_table_data(name="<script>alert(1)</script>",
+                                                                  player_1="<b>Ann</b>"))
+    assert response.status_code == 302
+    body = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in body and "&lt;script&gt;" in body
+    assert "<b>Ann</b>" not in body and "&lt;b&gt;Ann&lt;/b&gt;" in body
+
+
+def test_unicode_names(client, ctx):
+    names = {"player_1": "李雷", "player_2": "سارة", "player_3": "김민준", "player_4": "Siti"}
+    response = client.post("/new/gandengyan", data=new_table_data(name="周五 🂡", **names))
+    assert response.status_code == 302
+    page = text_of(client.get(response.headers["Location"]))
+    for name in names.values():
+        assert name in page
+
+
+def test_table_page_read_only_without_the_token(client, gdy):
+    page = client.get(f"/t/{gdy.public_id}")
+    assert page.status_code == 200
+    assert "Record next hand" not in text_of(page)
+    assert gdy.edit_token not in page.get_data(as_text=True)
+    assert client.get(f"/t/{gdy.public_id}/record").status_code == 403
+    assert client.post(f"/t/{gdy.public_id}/record", data=gdy_form()).status_code == 403
+    assert client.post(f"/t/{gdy.public_id}/undo").status_code == 403
+
+
+def test_wrong_share_key_gives_no_access(client, gdy):
+    response = client.get(f"/t/{gdy.public_id}?key=wrong", follow_redirects=True)
+    assert "not valid" in text_of(response)
+    assert client.get(f"/t/{gdy.public_id}/record").status_code == 403
+
+
+def test_share_link_gives_access(client, gdy, writer):
+    writer(gdy)
+    assert client.get(f"/t/{gdy.public_id}/record").status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/t/doesnotexist", "/t/" + "A" * 22, "/t/x/record",
+                                  "/t/" + "A" * 22 + "/history", "/t/" + "A" * 22 + "/hands/1"])
+def test_unknown_table_is_404(client, ctx, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "does not exist" in text_of(response)
+
+
+def test_table_page_standings_hands_and_dealer(client, gdy, writer):
+    writer(gdy)
+    for i in range(3):
+        scoring.record_hand(gdy, {"winner": GDY_PLAYERS[i], "losers": {
+            n: {"cards": 2, "jokers": 0} for n in GDY_PLAYERS if n != GDY_PLAYERS[i]}}, request_id=str(i))
+    page = client.get(f"/t/{gdy.public_id}")
+    text = text_of(page)
+    assert "3 hands" in text
+    assert "Next dealer: Cy" in text
+    body = page.get_data(as_text=True)
+    standings = re.findall(r'<tr data-player="([^"]+)"><th scope="row"><bdi>[^<]*</bdi></th>'
+                           r'<td class="num points" dir="ltr">([^<]+)</td><td class="num money" dir="ltr">([^<]+)</td>',
+                           body)
+    assert standings == [("Ann", "+2", "+1 ¥"), ("Bo", "+2", "+1 ¥"), ("Cy", "+2", "+1 ¥"),
+                         ("Di", "−6", "−3 ¥")]
+    order = re.findall(r'id="hand-(\d+)"', body)
+    assert order == ["3", "2", "1"]
+
+
+def test_hand_list_is_paginated(client, gdy, app):
+    facts = {"winner": "Ann", "losers": {n: {"cards": 1, "jokers": 0} for n in GDY_PLAYERS[1:]}}
+    per_page = app.config["HANDS_PER_PAGE"]
+    for i in range(per_page + 2):
+        scoring.record_hand(gdy, facts, request_id=str(i))
+    first = client.get(f"/t/{gdy.public_id}").get_data(as_text=True)
+    assert len(re.findall(r'id="hand-\d+"', first)) == per_page
+    second = client.get(f"/t/{gdy.public_id}?page=2").get_data(as_text=True)
+    assert re.findall(r'id="hand-(\d+)"', second) == ["2", "1"]
+    assert client.get(f"/t/{gdy.public_id}?page=9").status_code == 404
+    assert client.get(f"/t/{gdy.public_id}?page=abc").status_code == 200
+
+
+def test_table_history_and_undo(client, gdy, writer):
+    writer(gdy)
+    facts = {"winner": "Ann", "losers": {n: {"cards": 1, "jokers": 0} for n in GDY_PLAYERS[1:]}}
+    scoring.record_hand(gdy, facts, request_id="a")
+    scoring.void_hand(gdy, 1, revision=1)
+    history = text_of(client.get(f"/t/{gdy.public_id}/history"))
+    assert "Hand 1 voided" in history and "Hand 1 recorded" in history
+    response = client.post(f"/t/{gdy.public_id}/undo", follow_redirects=True)
+    assert "Undone" in text_of(response)
+    assert scoring.standings(gdy)[0].points == 3
+    assert "undone" in text_of(client.get(f"/t/{gdy.public_id}/history"))
+    client.post(f"/t/{gdy.public_id}/undo")
+    response = client.post(f"/t/{gdy.public_id}/undo", follow_redirects=True)
+    assert "nothing to undo" in text_of(response)
+
+
+def test_healthz(client):
+    assert client.get("/healthz").get_json() == {"ok": True}
