@@ -86,6 +86,14 @@ def app(tmp_path):
 
 
 @pytest.fixture
+def schema_rebuilt():
+    """For tests that drop and rebuild the schema themselves (the migration test): afterwards the
+    next test on PostgreSQL starts from a fresh create_all again."""
+    yield
+    forget_pg_schema()
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 
