@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
                     CardError, decks_limit_error, parse_cards)
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
-                     apply_stake, build_rules)
+                     apply_stake, build_rules, snake)
 
 DECKS = 2
 PLAYERS = 4
@@ -172,7 +172,7 @@ def rules_from_dict(data: Mapping[str, Any] | None, preset: str | None = None) -
         raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
     cleaned = {}
     for raw_key, value in data.items():
-        key = ALIASES.get(str(raw_key)) or _snake(str(raw_key))
+        key = ALIASES.get(str(raw_key)) or snake(str(raw_key))
         switch = SWITCHES.get(key)
         if switch is not None and switch.kind == "choice":
             value = _VALUE_ALIASES.get(key, {}).get(value, value) if isinstance(value, str) else value
@@ -187,11 +187,6 @@ def rules_from_dict(data: Mapping[str, Any] | None, preset: str | None = None) -
                     value = int(value)
         cleaned[raw_key] = value
     return build_rules(Rules, SWITCHES, cleaned, base=base, aliases=ALIASES)
-
-
-def _snake(name: str) -> str:
-    from .common import snake
-    return snake(name)
 
 
 def _coerce_rules(rules) -> Rules:
@@ -448,7 +443,8 @@ def _filter(pairs: tuple, declared: str | None):
     if declared is None:
         return pairs
     key = declared.lower().replace(" ", "_").replace("-", "_")
-    key = {"510K": "510k", "pairs": "linked_pairs", "triples": "linked_triples"}.get(key, key)
+    key = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutive_pairs": "linked_pairs",
+           "consecutive_triples": "linked_triples"}.get(key, key)
     if key in _TYPE_ORDER:
         return tuple(rp for rp in pairs if rp[0].type == key)
     try:
@@ -462,7 +458,7 @@ def _filter(pairs: tuple, declared: str | None):
             continue
         if reading.type == "510k" and suits:
             extra = dict(reading.extra)
-            if extra["pure"] != (len(suits) == 1):
+            if extra["pure"] != (len(suits) == 1) or (extra["pure"] and extra["suit"] not in suits):
                 continue
         out.append((reading, power))
     return tuple(out)
