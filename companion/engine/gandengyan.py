@@ -10,6 +10,7 @@ Public contract: :class:`Rules`, :data:`SWITCHES`, :data:`PRESETS`, :func:`rules
 from __future__ import annotations
 
 import dataclasses
+import marshal
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -1047,15 +1048,19 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     ``points`` include the ``unit`` when it is a whole number; a fractional unit is applied with the
     stake, so ``deltas`` always equal points-before-unit × unit × stake.
 
-    Results are memoised by the facts' ``repr`` (exact for JSON values: 1, 1.0 and True differ),
-    the rules and the stake; every call returns a fresh :class:`Settlement`.
+    Results are memoised by the facts' ``marshal`` bytes (a faithful encoding of plain JSON-like
+    values, so 1, 1.0 and True differ; anything else is not memoised), the rules and the stake;
+    every call returns a fresh :class:`Settlement`.
     """
     if rules is None:
         rules = _DEFAULT
     elif not isinstance(rules, Rules):
         rules = rules_from_dict(rules)
     if type(facts) is dict and type(stake) in _PLAIN_STAKES:
-        key = (repr(facts), rules, type(stake), stake)
+        try:
+            key = (marshal.dumps(facts, 2), rules, type(stake), stake)
+        except ValueError:  # not plain JSON-like values: no memo
+            return _settle(facts, rules, stake)
         hit = _MEMO.get(key)
         if hit is None:
             hit = _settle(facts, rules, stake)

@@ -758,3 +758,18 @@ def test_following_is_never_mutual(a, b):
     forward = g.check(text_of(a), text_of(b), players=6)
     backward = g.check(text_of(b), text_of(a), players=6)
     assert not (forward.legal and backward.legal)
+
+
+def test_settle_without_memo_for_unusual_values():
+    class Count(int):
+        pass
+
+    facts = hand("ABC", {"B": {"cards": 3, "jokers": 0}, "C": {"cards": 2, "jokers": 0}})
+    facts["losers"]["B"]["cards"] = Count(3)  # not plain JSON: settled without the memo
+    assert g.settle(facts).deltas == {"A": 5, "B": -3, "C": -2}
+    facts["losers"]["B"]["cards"] = 3
+    assert g.settle(facts).deltas == {"A": 5, "B": -3, "C": -2}
+    assert g.settle(facts, stake=2).deltas == {"A": 10, "B": -6, "C": -4}
+    facts["losers"]["B"]["cards"] = True  # True is not 1 here (memo keys keep types apart)
+    with pytest.raises(FactsError):
+        g.settle(facts)
