@@ -103,7 +103,17 @@
     take();
   }
 
-  ready(function () { steppers(); winnerRows(); tapOrder(); disableOnSubmit(); wakeLock(); });
+  // 大冶打拱: a shout means no partner.
+  function shoutClearsPartner() {
+    var shout = document.getElementById("shout"), partner = document.getElementById("partner");
+    if (!shout || !partner) return;
+    shout.addEventListener("change", function () { if (shout.value) partner.value = ""; });
+    partner.addEventListener("change", function () { if (partner.value) shout.value = ""; });
+  }
+
+  ready(function () {
+    steppers(); winnerRows(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
+  });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again
     if (e.persisted) document.querySelectorAll("form").forEach(function (f) {
       delete f.dataset.sent;
