@@ -983,33 +983,20 @@ def _plus(names) -> str:
 
 
 def _settle_key(facts, rules, stake):
-    """A hashable key for facts whose values are plain (str, int); None when not cacheable."""
-    if type(facts) is not dict or type(stake) is bool or (rules.bonus_xi_qian and facts.get("xi_bombs")):
+    """A hashable key for plain facts (the types are part of it, so 0 and False differ); None when
+    the facts cannot be a key. Hashing errors are caught where the key is used."""
+    if type(facts) is not dict or (rules.bonus_xi_qian and facts.get("xi_bombs")):
         return None
-    captured = facts.get("captured")
-    last = facts.get("last_hand_points")
-    if captured is not None:
-        if type(captured) is not dict:
-            return None
-        for v in captured.values():
-            if type(v) is not int:
-                return None
-        captured = tuple(captured.items())
-    if last is not None and type(last) is not int:
-        return None
-    players, order = facts.get("players"), facts.get("order")
-    if type(players) not in (list, tuple) or (order is not None and type(order) not in (list, tuple)):
-        return None
-    try:
-        key = (tuple(players), facts.get("banker"), facts.get("partner"), facts.get("shout"),
-               tuple(order) if order is not None else None, captured, last, facts.get("bright_card"),
-               rules, stake)
-        hash(key)
-    except TypeError:
-        return None
-    if any(type(x) is bool for x in key[1:4]):
-        return None
-    return key
+    get = facts.get
+    captured, players, order = get("captured"), get("players"), get("order")
+    if type(captured) is dict:
+        captured = (tuple(captured.items()), tuple(map(type, captured.values())))
+    if type(players) is list:
+        players = tuple(players)
+    if type(order) is list:
+        order = tuple(order)
+    scalars = (get("banker"), get("partner"), get("shout"), get("last_hand_points"), get("bright_card"), stake)
+    return (players, order, captured, scalars, tuple(map(type, scalars)), rules)
 
 
 def _copy(s: Settlement) -> Settlement:
@@ -1023,7 +1010,10 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     rules = _coerce_rules(rules)
     key = _settle_key(facts, rules, stake)
     if key is not None:
-        cached = _SETTLE_CACHE.get(key)
+        try:
+            cached = _SETTLE_CACHE.get(key)
+        except TypeError:  # unhashable values: settle without the cache
+            key = cached = None
         if cached is not None:
             return _copy(cached)
     f, outcome = _validate(facts, rules)
