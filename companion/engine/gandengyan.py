@@ -207,6 +207,9 @@ def rules_from_dict(data: Mapping[str, Any] | None = None, preset: str | None = 
 def decks(rules: Rules = None, players: int | None = None) -> int:
     """How many 54-card decks the table uses (§3.1, ``deckMode``). ``players=None`` assumes 2 decks."""
     mode = (rules or _DEFAULT).deck_mode
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or not 2 <= players <= 6):
+        raise RulesError(_t(_BAD_PLAYERS, players=players), code="bad_players", field="players")
     if mode == "oneDeck":
         return 1
     if players is None:
@@ -230,9 +233,15 @@ def _names(values: tuple) -> str:
 def describe(reading: Reading) -> str:
     """The ranks a reading stands for, e.g. ``"4 4 5 5"`` (jokers resolved; a joker single or the
     double-joker bomb shows its jokers)."""
-    if reading.values[-1] >= SMALL_JOKER:
-        return " ".join(str(c) for c in reading.cards)
     return _names(reading.values)
+
+
+def _show(reading: Reading) -> str:
+    """A reading for a sentence: ``"8 8"``; with jokers ``"6 6 6 JK (= 6 6 6 6)"``."""
+    values = _names(reading.values)
+    if reading.values[-1] < SMALL_JOKER and any(c.rank >= SMALL_JOKER for c in reading.cards):
+        return " ".join(RANK_NAMES[c.rank] for c in reading.cards) + " (= " + values + ")"
+    return values
 
 
 def _aligned(naturals, jokers, values):
@@ -259,11 +268,13 @@ def _readings(cards: tuple, tib: bool, jbomb: str, jsingle: bool) -> tuple:
     out = []
     if not naturals:
         if n == 1 and jsingle:
-            out.append(Reading(SINGLE, JOKER, 1, cards, (JOKER,), (("joker", True),)))
+            out.append(Reading(SINGLE, JOKER, 1, cards, (cards[0].rank,), (("joker", True),)))
         elif n == 2 and jbomb != "off":
             ranks = sorted(c.rank for c in jokers)
             if ranks not in ([SMALL_JOKER, SMALL_JOKER], [BIG_JOKER, BIG_JOKER]):
-                out.append(Reading(JOKER_BOMB, JOKER, 2, tuple(jokers), (JOKER, JOKER), (("soft", False),)))
+                ordered = tuple(sorted(jokers, key=lambda c: c.rank))
+                out.append(Reading(JOKER_BOMB, JOKER, 2, ordered, tuple(c.rank for c in ordered),
+                                   (("soft", False),)))
         return tuple(out)
     counts = Counter(c.rank for c in naturals)
     lo, hi = min(counts), max(counts)
@@ -482,12 +493,28 @@ def _no_reading_verdict(cards: tuple, rules: Rules) -> Verdict:
     distinct = set(naturals)
     if jokers and TWO in distinct and len(distinct) == 1:
         return _verdict(False, "joker_as_two", _JOKER_AS_TWO, play=text)
-    if TWO in distinct and len(cards) >= 3 and len(distinct) >= 2:
-        # would the cards make a sequence if 2 were allowed (K A 2, A 2 3, A A 2 2)?
-        return _verdict(False, "two_in_sequence", _TWO_IN_SEQUENCE, play=text)
-    if TWO in distinct and len(distinct) >= 2 and len(cards) >= 4 and len(cards) % 2 == 0:
+    if TWO in distinct and len(distinct) >= 2 and _sequence_if_two_allowed(naturals, len(cards)):
         return _verdict(False, "two_in_sequence", _TWO_IN_SEQUENCE, play=text)
     return _verdict(False, "not_a_combination", _NOT_COMBINATION, play=text)
+
+
+def _sequence_if_two_allowed(naturals, n: int) -> bool:
+    """Would these cards be a straight or connected pairs if 2s (and wrapping past 2) were allowed?
+    (K A 2, A 2 3, A A 2 2, Q K A 2 JK …)"""
+    counts = Counter(naturals)
+    widths = []
+    if n >= 3 and max(counts.values()) == 1:
+        widths.append(n)
+    if n >= 4 and n % 2 == 0 and max(counts.values()) <= 2:
+        widths.append(n // 2)
+    for width in widths:
+        if width > 13:
+            continue
+        for start in range(13):
+            window = {(start + i) % 13 + 3 for i in range(width)}
+            if counts.keys() <= window:
+                return True
+    return False
 
 
 def _names_of_cards(cards) -> str:
@@ -592,7 +619,7 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
             return _verdict(True, "lead_ok", _LEAD_AMBIGUOUS, best, readings, cards=_names_of_cards(cards),
                             count=len(candidates), readings="; ".join(describe(r) for r in candidates),
                             play=describe(best))
-        return _verdict(True, "lead_ok", _LEAD[best.type], best, readings, play=describe(best))
+        return _verdict(True, "lead_ok", _LEAD[best.type], best, readings, play=_show(best))
 
     # following
     if top_need > n_decks:
@@ -636,9 +663,9 @@ def _together_error(top_cards, cards, n_decks):
 
 
 def _why_beats(top: Reading, cand: Reading, rules: Rules) -> Text:
-    play, top_text = describe(cand), describe(top)
+    play, top_text = _show(cand), _show(top)
     if cand.type == JOKER_BOMB:
-        return _t(_JOKER_BOMB_WINS.get(rules.joker_bomb, _JOKER_BOMB_WINS["top"]), play=_names_of_cards(cand.cards))
+        return _t(_JOKER_BOMB_WINS.get(rules.joker_bomb, _JOKER_BOMB_WINS["top"]), play=play)
     if cand.type == BOMB:
         if top.type not in _BOMB_TYPES:
             return _t(_BOMB_ON_PLAIN, play=play)
@@ -650,7 +677,7 @@ def _why_beats(top: Reading, cand: Reading, rules: Rules) -> Text:
             return _t(_BOMB_HIGHER, play=play, top=top_text)
         return _t(_BOMB_PURE, play=play, top=top_text)
     if cand.type == SINGLE and cand.rank == JOKER:
-        return _t(_FOLLOW_JOKER, play=_names_of_cards(cand.cards), top=top_text)
+        return _t(_FOLLOW_JOKER, play=play, top=top_text)
     if cand.rank == top.rank + 1:
         return _t(_FOLLOW_OK, play=play, top=top_text)
     if cand.type == TRIPLE and rules.triple_follow == "anyHigher":
@@ -669,13 +696,13 @@ def _next_of(top: Reading) -> str | None:
 
 
 def _why_not(top: Reading, candidates, readings, rules: Rules) -> Verdict:
-    top_text = describe(top) if top.type != JOKER_BOMB else _names_of_cards(top.cards)
+    top_text = _show(top)
     if top.type in _BOMB_TYPES:
         bombs = [c for c in candidates if c.type in _BOMB_TYPES]
         if not bombs:
             return _verdict(False, "only_bomb_beats_bomb", _ONLY_BOMB_BOMB, candidates[0], readings, top=top_text)
         cand = bombs[0]
-        play = describe(cand) if cand.type != JOKER_BOMB else _names_of_cards(cand.cards)
+        play = _show(cand)
         if top.type == JOKER_BOMB:
             return _verdict(False, "bomb_too_small", _BOMB_VS_JOKER_BOMB, cand, readings, play=play)
         if (cand.type == BOMB and cand.length == top.length and rules.pure_beats_soft
@@ -687,19 +714,18 @@ def _why_not(top: Reading, candidates, readings, rules: Rules) -> Verdict:
     same = [c for c in candidates if c.type == top.type]
     if not same:
         return _verdict(False, "type_mismatch", _TYPE_MISMATCH[top.type], candidates[0], readings,
-                        play=describe(candidates[0]) if candidates[0].type != JOKER_BOMB
-                        else _names_of_cards(candidates[0].cards), top=top_text)
+                        play=_show(candidates[0]), top=top_text)
     same_length = [c for c in same if c.length == top.length]
     if not same_length:
         return _verdict(False, "length_mismatch", _LENGTH_MISMATCH[top.type], same[0], readings,
-                        play=describe(same[0]), top=top_text, length=top.length)
+                        play=_show(same[0]), top=top_text, length=top.length)
     cand = same_length[0]
     if top.type == SINGLE and top.rank == JOKER:
         return _verdict(False, "only_bomb_beats_joker", _ONLY_BOMB_JOKER, cand, readings)
     if top.rank == TWO:
         return _verdict(False, "only_bomb_beats_two", _ONLY_BOMB_TWO, cand, readings, top=top_text)
     if top.type == TRIPLE and rules.triple_follow == "anyHigher":
-        return _verdict(False, "not_higher", _NOT_HIGHER, cand, readings, play=describe(cand), top=top_text)
+        return _verdict(False, "not_higher", _NOT_HIGHER, cand, readings, play=_show(cand), top=top_text)
     following = _next_of(top)
     if following is None:
         return _verdict(False, "not_one_higher", _SEQUENCE_AT_TOP, cand, readings, top=top_text)
@@ -856,6 +882,8 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     if type(winner) is not str or winner not in seen:
         _fail("unknown_winner", "winner", _E_WINNER, name=winner)
     dealer = facts.get("dealer")
+    if dealer == "":
+        dealer = None
     if dealer is not None and (type(dealer) is not str or dealer not in seen):
         _fail("unknown_dealer", "dealer", _E_DEALER, name=dealer)
     losers = facts.get("losers")

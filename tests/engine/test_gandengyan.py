@@ -224,6 +224,34 @@ def test_deck_limits(top, play, players, code):
     assert g.check(top, play, players=players).code == code
 
 
+@pytest.mark.parametrize("cards, code", [
+    ("2 2 2 5", "not_a_combination"),   # 3+1, not a sequence attempt
+    ("2 2 3 3", "two_in_sequence"),     # would need 2 -> 3 (wrap)
+    ("Q K A 2 JK", "two_in_sequence"),
+    ("2 5", "not_a_combination"),
+    ("K A 3", "not_a_combination"),     # no wrap, but no 2 either
+])
+def test_why_cards_are_not_a_combination(cards, code):
+    assert g.check(None, cards).code == code
+
+
+def test_reasons_show_what_jokers_stand_for():
+    assert g.check("6 6 6 6", "6 6 6 JK").reason == (
+        "6 6 6 JK (= 6 6 6 6) does not beat 6 6 6 6: equal bombs never beat each other.")
+    assert g.check("5 5", "SJ BJ", rules(jokerBomb="top")).play.values == (16, 17)
+
+
+def test_decks_refuses_impossible_player_counts():
+    for players in (1, 7, "3", True):
+        with pytest.raises(RulesError) as info:
+            g.decks(g.Rules(), players)
+        assert (info.value.code, info.value.field) == ("bad_players", "players")
+
+
+def test_empty_dealer_means_no_dealer():
+    assert "dealer" not in g.validate_facts(dict(base4(), dealer=""))
+
+
 def test_deck_modes():
     assert [g.decks(g.Rules(), n) for n in range(2, 7)] == [1, 2, 2, 2, 2]
     assert [g.decks(rules(deckMode="oneDeck"), n) for n in range(2, 7)] == [1, 1, 1, 1, 1]
