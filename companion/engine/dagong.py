@@ -8,6 +8,24 @@ translate them one by one.
 
 Public contract (fixed): ``Rules``, ``SWITCHES``, ``ALIASES``, ``PRESETS``, ``rules_from_dict``,
 ``classify``, ``check``, ``validate_facts``, ``settle``, ``teams``, ``next_dealer``.
+
+Choices made where the rules file leaves room (each is covered by a test):
+
+- Jokers alone are always groups of the joker value (``laizi_single_value``): one joker a
+  single, two a pair, three a triple (or a pure ♠ 510K with ``three_jokers``), four a soft
+  bomb (or the top bomb with ``four_jokers = "topBomb"``).
+- ``bomb_vs_510k = "510KAboveFourBomb"`` puts mixed and pure 510Ks above bombs of 4 cards or
+  fewer and below bombs of 5 or more.
+- 滚龙 (``gunlong``): two or more consecutive ranks (3..A) with the same number (≥ 4) of cards
+  each; it beats every bomb (not the top-bomb four jokers); between two, more cards then the
+  higher top rank.
+- E3 pays ``shutout_multiplier_13_14`` (×2 by default), like the 1&3 / 1&4 shutouts it
+  anticipates, so that every early end stays a pure shortcut (§7).
+- 喜钱 (``bonus_xi_qian``) reads the optional fact ``xi_bombs`` = {player: [7, 8, …]}: the
+  sizes of the hard 7- and 8-card bombs the player played; each collects 1 (7) or 2 (8) ×
+  base stake from every other player.
+- Each play is checked against the two-deck limits on its own (the rules file's example 19
+  puts 4 + 5 sevens on the table, which two decks cannot hold).
 """
 from __future__ import annotations
 
