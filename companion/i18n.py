@@ -25,9 +25,12 @@ def select_locale() -> str:
 def tr(text) -> str:
     """Translate an engine :class:`Text` (template + parameters); other strings pass through."""
     if isinstance(text, Text):
-        translated = gettext(text.template) if text.params else gettext(text.template)
+        translated = gettext(text.template)
+        if not text.params:
+            return translated
+        params = {key: tr(value) for key, value in text.params.items()}
         try:
-            return translated.format(**text.params)
+            return translated.format(**params)
         except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
             return str(text)
     return text
