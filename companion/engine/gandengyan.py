@@ -164,6 +164,11 @@ class Rules:
             self.__dict__["_hash"] = value
             return value
 
+    def __getstate__(self):  # the cached hash is per process: never pickle it
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     @property
     def min_bomb(self) -> int:
         return 3 if self.triple_is_bomb else 4
@@ -320,13 +325,14 @@ def _read_cards(cards: tuple, tib: bool, jbomb: str, jsingle: bool):
 
 
 def _needs(cards: tuple):
-    """(decks needed to hold these cards, natural rank counts, number of jokers)."""
+    """(decks needed to hold these cards, natural rank counts, number of jokers, counts of the
+    cards a deck holds once: suited cards and the small/big joker)."""
     counts = Counter(c.rank for c in cards if c.rank < SMALL_JOKER)
     jokers = [c.rank for c in cards if c.rank >= SMALL_JOKER]
+    unique = Counter((c.rank, c.suit) for c in cards if c.suit or c.rank in (SMALL_JOKER, BIG_JOKER))
     need = max(1, -(-max(counts.values(), default=0) // 4), -(-len(jokers) // JOKERS_PER_DECK),
-               jokers.count(SMALL_JOKER), jokers.count(BIG_JOKER),
-               max(Counter((c.rank, c.suit) for c in cards if c.suit).values(), default=0))
-    return need, dict(counts), len(jokers)
+               max(unique.values(), default=0))
+    return need, dict(counts), len(jokers), dict(unique)
 
 
 @lru_cache(maxsize=16384)
@@ -460,6 +466,9 @@ _NOT_COMBINATION = N_("{play} is not a combination: play one rank (single, pair,
                       "of 3 or more consecutive ranks, or 2 or more consecutive pairs.")
 _TOO_MANY_TOGETHER = N_("{previous} and {play} together use {count} cards of rank {rank}, but {decks} "
                         "deck(s) hold only {limit}.")
+_TOO_MANY_CARD = N_("{previous} and {play} together use {card} {count} times, but {decks} deck(s) hold "
+                    "only {limit}.")
+_TOO_MANY = N_("The cards use more copies of a card than the deck holds.")
 _TWO_LAST = N_("A single 2 may not be a player's last card at this table.")
 _BAD_PREVIOUS = N_("The play on the table, {previous}, is not a valid combination, so nothing can be "
                    "checked against it.")
@@ -529,13 +538,13 @@ def _parse_field(text, field: str):
 
 
 def _read(text, field: str, rules: Rules):
-    """(cards, readings, decks needed, rank counts, jokers) of a card string or tuple;
-    CardError re-labelled with ``field``."""
+    """(cards, readings, decks needed, rank counts, jokers, once-per-deck counts) of a card string
+    or tuple; CardError re-labelled with ``field``."""
     if isinstance(text, str):
         try:
             info = _profile(text)
             return (info[0], _read_text(text, rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)[1],
-                    info[1], info[2], info[3])
+                    info[1], info[2], info[3], info[4])
         except CardError as error:
             raise CardError(error.message, code=error.code, field=field) from None
     cards = _parse_field(text, field)
@@ -561,7 +570,7 @@ def _declared(cards, readings, declared, field: str):
 
 def _deck_verdict(cards, n_decks: int, field: str, readings) -> Verdict:
     error = decks_limit_error(cards, n_decks, field)
-    message = error.message if error is not None else Text("Too many copies of a card.")
+    message = error.message if error is not None else _TOO_MANY
     return Verdict(False, "too_many_copies", message, None, readings)
 
 
@@ -592,8 +601,8 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
             return _verdict(False, "bad_rules", _BAD_RULES, message=str(error.message))
     lead = _is_lead(previous)
     if not lead:
-        top_cards, top_readings, top_need, top_counts, top_jokers = _read(previous, "previous", rules)
-    cards, readings, need, counts, jokers = _read(play, "play", rules)
+        top_cards, top_readings, top_need, top_counts, top_jokers, top_unique = _read(previous, "previous", rules)
+    cards, readings, need, counts, jokers, unique = _read(play, "play", rules)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
                                 or not 2 <= players <= 6):
         return _verdict(False, "bad_players", _BAD_PLAYERS, None, readings, players=players)
@@ -625,8 +634,10 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
     if top_need > n_decks:
         return _deck_verdict(top_cards, n_decks, "previous", readings)
     limit = 4 * n_decks
-    if jokers + top_jokers > JOKERS_PER_DECK * n_decks or any(
-            count + top_counts.get(rank, 0) > limit for rank, count in counts.items()):
+    if (jokers + top_jokers > JOKERS_PER_DECK * n_decks
+            or any(count + top_counts.get(rank, 0) > limit for rank, count in counts.items())
+            or (unique and top_unique
+                and any(count + top_unique.get(key, 0) > n_decks for key, count in unique.items()))):
         together = _together_error(top_cards, cards, n_decks)
         if together is not None:
             return Verdict(False, "too_many_copies", together, None, readings)
@@ -659,6 +670,11 @@ def _together_error(top_cards, cards, n_decks):
     if jokers > JOKERS_PER_DECK * n_decks:
         return _t(_TOO_MANY_TOGETHER, previous=_names_of_cards(top_cards), play=_names_of_cards(cards),
                   count=jokers, rank="JK", decks=n_decks, limit=JOKERS_PER_DECK * n_decks)
+    unique = Counter((c.rank, c.suit) for c in top_cards + cards if c.suit or c.rank in (SMALL_JOKER, BIG_JOKER))
+    for (rank, suit), count in unique.items():
+        if count > n_decks:
+            return _t(_TOO_MANY_CARD, previous=_names_of_cards(top_cards), play=_names_of_cards(cards),
+                      count=count, card=RANK_NAMES[rank] + (suit or ""), decks=n_decks, limit=n_decks)
     return None
 
 

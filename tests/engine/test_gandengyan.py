@@ -219,6 +219,13 @@ def test_bad_card_text_raises_with_field():
     ("5 5 5", "5 5 5 5", 2, "too_many_copies"),   # 7 fives on the table, one deck holds 4
     ("5 5 5", "6 6 6 6", 2, "ok"),
     ("7 JK", "8 JK JK", 2, "too_many_copies"),    # 3 jokers, one deck has 2
+    ("7 SJ", "8 SJ", 2, "too_many_copies"),       # one small joker per deck
+    ("7 SJ", "8 SJ", 3, "ok"),
+    ("7h", "8h", 2, "ok"),
+    ("7h 7h", "8h 8h", 3, "ok"),
+    ("5h 5s", "6h 6s", 2, "ok"),
+    ("4h 4s", "5h 5h", 2, "too_many_copies"),     # a suited card twice in one deck
+    ("5h 5s 5c", "5h 5s 5c 5d", 3, "ok"),          # each suited card twice: two decks hold that
 ])
 def test_deck_limits(top, play, players, code):
     assert g.check(top, play, players=players).code == code
