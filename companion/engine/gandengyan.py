@@ -241,10 +241,13 @@ def describe(reading: Reading) -> str:
     return _names(reading.values)
 
 
+_SOFT = ("soft", True)
+
+
 def _show(reading: Reading) -> str:
     """A reading for a sentence: ``"8 8"``; with jokers ``"6 6 6 JK (= 6 6 6 6)"``."""
     values = _names(reading.values)
-    if reading.values[-1] < SMALL_JOKER and any(c.rank >= SMALL_JOKER for c in reading.cards):
+    if reading.extra and reading.extra[0] == _SOFT:
         return " ".join(RANK_NAMES[c.rank] for c in reading.cards) + " (= " + values + ")"
     return values
 
@@ -288,26 +291,28 @@ def _readings(cards: tuple, tib: bool, jbomb: str, jsingle: bool) -> tuple:
     if lo == hi and not (soft and lo == TWO):
         values = (lo,) * n
         ordered = tuple(naturals[::-1]) + tuple(jokers)
+        extra = (("soft", soft),)
         if n == 1:
-            out.append(Reading(SINGLE, lo, 1, ordered, values))
+            out.append(Reading(SINGLE, lo, 1, ordered, values, extra))
         elif n == 2:
-            out.append(Reading(PAIR, lo, 2, ordered, values))
+            out.append(Reading(PAIR, lo, 2, ordered, values, extra))
         elif n == 3 and not tib:
-            out.append(Reading(TRIPLE, lo, 3, ordered, values))
+            out.append(Reading(TRIPLE, lo, 3, ordered, values, extra))
         else:
-            out.append(Reading(BOMB, lo, n, ordered, values, (("soft", soft),)))
+            out.append(Reading(BOMB, lo, n, ordered, values, extra))
     if TWO not in counts:
         # straights: >= 3 distinct consecutive ranks within 3..A, jokers fill
         if 3 <= n <= 12 and len(counts) == len(naturals):
             for s in range(min(lo, ACE - n + 1), max(3, hi - n + 1) - 1, -1):
                 values = tuple(range(s, s + n))
-                out.append(Reading(STRAIGHT, s, n, _aligned(naturals, jokers, values), values))
+                out.append(Reading(STRAIGHT, s, n, _aligned(naturals, jokers, values), values, (("soft", soft),)))
         # connected pairs: >= 2 consecutive pairs within 3..A, jokers fill
         k = n // 2
         if n % 2 == 0 and 2 <= k <= 12 and max(counts.values()) <= 2:
             for s in range(min(lo, ACE - k + 1), max(3, hi - k + 1) - 1, -1):
                 values = tuple(v for r in range(s, s + k) for v in (r, r))
-                out.append(Reading(CONNECTED_PAIRS, s, n, _aligned(naturals, jokers, values), values))
+                out.append(Reading(CONNECTED_PAIRS, s, n, _aligned(naturals, jokers, values), values,
+                                   (("soft", soft),)))
     if len(out) > 1:
         out.sort(key=lambda r: (r.type in _BOMB_TYPES, r.rank, r.values[-1]), reverse=True)
     return tuple(out)
@@ -330,9 +335,10 @@ def _needs(cards: tuple):
     counts = Counter(c.rank for c in cards if c.rank < SMALL_JOKER)
     jokers = [c.rank for c in cards if c.rank >= SMALL_JOKER]
     unique = Counter((c.rank, c.suit) for c in cards if c.suit or c.rank in (SMALL_JOKER, BIG_JOKER))
-    need = max(1, -(-max(counts.values(), default=0) // 4), -(-len(jokers) // JOKERS_PER_DECK),
-               max(unique.values(), default=0))
-    return need, dict(counts), len(jokers), dict(unique)
+    most = max(counts.values(), default=0)
+    most_unique = max(unique.values(), default=0)
+    need = max(1, -(-most // 4), -(-len(jokers) // JOKERS_PER_DECK), most_unique)
+    return need, dict(counts), len(jokers), dict(unique), most, most_unique
 
 
 @lru_cache(maxsize=16384)
@@ -544,7 +550,7 @@ def _read(text, field: str, rules: Rules):
         try:
             info = _profile(text)
             return (info[0], _read_text(text, rules.triple_is_bomb, rules.joker_bomb, rules.joker_single)[1],
-                    info[1], info[2], info[3], info[4])
+                    info[1], info[2], info[3], info[4], info[5], info[6])
         except CardError as error:
             raise CardError(error.message, code=error.code, field=field) from None
     cards = _parse_field(text, field)
@@ -601,8 +607,9 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
             return _verdict(False, "bad_rules", _BAD_RULES, message=str(error.message))
     lead = _is_lead(previous)
     if not lead:
-        top_cards, top_readings, top_need, top_counts, top_jokers, top_unique = _read(previous, "previous", rules)
-    cards, readings, need, counts, jokers, unique = _read(play, "play", rules)
+        (top_cards, top_readings, top_need, top_counts, top_jokers, top_unique, top_most,
+         top_most_unique) = _read(previous, "previous", rules)
+    cards, readings, need, counts, jokers, unique, most, most_unique = _read(play, "play", rules)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
                                 or not 2 <= players <= 6):
         return _verdict(False, "bad_players", _BAD_PLAYERS, None, readings, players=players)
@@ -635,8 +642,9 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
         return _deck_verdict(top_cards, n_decks, "previous", readings)
     limit = 4 * n_decks
     if (jokers + top_jokers > JOKERS_PER_DECK * n_decks
-            or any(count + top_counts.get(rank, 0) > limit for rank, count in counts.items())
-            or (unique and top_unique
+            or (most + top_most > limit
+                and any(count + top_counts.get(rank, 0) > limit for rank, count in counts.items()))
+            or (most_unique + top_most_unique > n_decks
                 and any(count + top_unique.get(key, 0) > n_decks for key, count in unique.items()))):
         together = _together_error(top_cards, cards, n_decks)
         if together is not None:

@@ -694,7 +694,7 @@ def valid_hands(draw):
     players = draw(names)
     r = g.Rules(**draw(switch_values))
     winner = draw(st.sampled_from(players))
-    jokers_left = 2  # at least one deck
+    jokers_left, twos_left = 2, 4  # at least one deck
     losers = {}
     for name in players:
         if name == winner:
@@ -703,7 +703,8 @@ def valid_hands(draw):
         cards = 5 if shut else draw(st.integers(1, 10))
         jokers = draw(st.integers(0, min(1, cards, jokers_left)))
         jokers_left -= jokers
-        twos = draw(st.integers(0, min(1, cards - jokers)))
+        twos = draw(st.integers(0, min(1, cards - jokers, twos_left)))
+        twos_left -= twos
         held = [4] if cards - jokers >= 4 and draw(st.booleans()) else []
         losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": not shut}
     facts = {"players": players, "winner": winner, "losers": losers,
