@@ -13,16 +13,16 @@ import dataclasses
 import marshal
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
-from collections.abc import Mapping
 from typing import Any
 
-from .cards import (ANY_JOKER, BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
+from .cards import (BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
                     decks_limit_error, parse_cards)
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
-                     apply_stake, build_rules, snake)
+                     apply_stake, build_rules)
 
 __all__ = ["Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks", "classify", "check",
            "needed_facts", "validate_facts", "settle", "next_dealer", "describe"]

@@ -809,3 +809,18 @@ def test_settle_without_memo_for_unusual_values():
     facts["losers"]["B"]["cards"] = True  # True is not 1 here (memo keys keep types apart)
     with pytest.raises(FactsError):
         g.settle(facts)
+
+
+def test_engine_imports_nothing_from_flask_or_the_database():
+    import ast
+    import pathlib
+
+    source = pathlib.Path(g.__file__).read_text(encoding="utf-8")
+    modules = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.add("." * node.level + (node.module or ""))
+    assert modules <= {"__future__", "dataclasses", "marshal", "math", "collections", "collections.abc",
+                       "decimal", "functools", "typing", ".cards", ".common"}, modules
