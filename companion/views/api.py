@@ -254,7 +254,18 @@ def get_rules(body: dict, module):
                        _("\"rules\" must be an object of house-rule switches such as {\"%(example)s\": …}, "
                          "not %(kind)s.", example=next(iter(module.SWITCHES), "switch"), kind=_type_name(rules)),
                        "rules")
+    check_rule_values(rules)
     return module.rules_from_dict(rules, preset=preset)
+
+
+def check_rule_values(rules: dict | None) -> None:
+    """House-rule values are JSON scalars (true/false, a number, text); the engine judges them."""
+    for key, value in (rules or {}).items():
+        if value is None or isinstance(value, (list, dict)):
+            raise ApiError(400, "wrong_type",
+                           _("The house rule \"%(key)s\" needs a value such as true, false, a number or a "
+                             "word, not %(kind)s. Leave it out to use the preset's value.",
+                             key=str(key)[:40], kind=_type_name(value)), f"rules.{key}")
 
 
 def reading_json(reading) -> dict:
@@ -290,6 +301,35 @@ def check_request(body: dict) -> dict:
 
 SETTLE_RESERVED = ("game", "stake", "preset", "rules", "token")
 
+# Facts that are counts or points. The JSON API takes them as JSON numbers only ("3" is refused
+# here, with the field named); the engine still decides what values are valid.
+NUMERIC_FACTS = {
+    "gandengyan": ("losers.*.cards", "losers.*.jokers", "losers.*.twos", "losers.*.held_bombs.*",
+                   "bombs_played.*", "tricks"),
+    "dagong": ("captured.*", "last_hand_points"),
+}
+
+
+def strict_numbers(facts: Any, game: str) -> None:
+    """ApiError 400 'wrong_type' for a number written as text (or true/false) in the facts."""
+    def walk(node, parts, path):
+        if not parts:
+            if isinstance(node, (str, bool)):
+                raise ApiError(400, "wrong_type",
+                               _("\"%(field)s\" must be a number such as 3, not %(value)s.",
+                                 field=".".join(path), value=_show(node)), ".".join(path))
+            return
+        head, rest = parts[0], parts[1:]
+        if head == "*":
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            for key, value in items:
+                walk(value, rest, path + [str(key)])
+        elif isinstance(node, dict) and head in node and node[head] is not None:
+            walk(node[head], rest, path + [head])
+
+    for pattern in NUMERIC_FACTS.get(game, ()):
+        walk(facts, pattern.split("."), [])
+
 
 def settle_request(body: dict) -> dict:
     """Validate a settle request, ask the engine, return the response dict."""
@@ -297,6 +337,7 @@ def settle_request(body: dict) -> dict:
     stake = get_stake(body)
     rules = get_rules(body, module)
     facts = {k: v for k, v in body.items() if k not in SETTLE_RESERVED}
+    strict_numbers(facts, game_name(module))
     settlement = module.settle(facts, rules, stake=stake if stake is not None else 1)
     return settlement_json(settlement, module)
 
@@ -401,7 +442,11 @@ def _url(endpoint: str, **values) -> str | None:
 
 
 def _money(value) -> str:
-    return format(Decimal(value), "f") if value is not None else "0"
+    """Money as an exact decimal string without trailing zeros: "6", "-1.5", "0.25"."""
+    if value is None:
+        return "0"
+    value = Decimal(value)
+    return format(value.normalize() if value else Decimal(0), "f")
 
 
 def table_json(table, *, with_token: bool = False) -> dict:
@@ -523,6 +568,7 @@ def create_table():
     if rules is not None and not isinstance(rules, dict):
         raise ApiError(400, "wrong_type", _("\"rules\" must be an object of house-rule switches, not %(kind)s.",
                                             kind=_type_name(rules)), "rules")
+    check_rule_values(rules)
     first_dealer = get_text(body, "first_dealer", max_length=10_000)
     scoring = _scoring()
     table = _scoring_call(scoring.create_table, game=game_name(module), name=name, players=players,
@@ -586,6 +632,7 @@ def record_hand(public_id):
     table = _table_or_404(public_id)
     _require_token(table, body)
     facts = _facts_from(body)
+    strict_numbers(facts, table.game)
     request_id = get_text(body, "request_id", max_length=MAX_REQUEST_ID)
     if request_id is None:
         request_id = (request.headers.get("Idempotency-Key") or "")[:MAX_REQUEST_ID] or secrets.token_urlsafe(16)
@@ -614,6 +661,7 @@ def edit_hand(public_id, number):
     _require_token(table, body)
     _hand_or_404(table, number)
     facts = _facts_from(body)
+    strict_numbers(facts, table.game)
     revision = _revision(body)
     scoring = _scoring()
     hand = _scoring_call(scoring.edit_hand, table, number, facts, revision=revision, device=_device(body))
