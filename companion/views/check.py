@@ -16,7 +16,7 @@ from .api import ApiError, check_request
 
 bp = Blueprint("check", __name__)
 
-GAME_CHOICES = (("gandengyan", _l("干瞪眼 (Gan Deng Yan)")), ("dagong", _l("大冶打拱 (Daye Da Gong)")))
+GAME_CHOICES = (("gandengyan", _l("干瞪眼 Gan Deng Yan")), ("dagong", _l("大冶打拱 Da Gong")))
 
 TYPE_NAMES = {
     "single": _l("single"), "pair": _l("pair"), "triple": _l("triple"), "straight": _l("straight"),

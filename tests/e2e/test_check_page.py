@@ -1,0 +1,84 @@
+"""The rule-checker page in Chromium at a phone viewport: the tap-to-pick card keyboard types into
+the focused field, the verdict is shown big, and the page fits a 390 px screen."""
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def key(page: Page, label: str):
+    return page.locator(".card-keys button", has_text=re.compile(f"^{re.escape(label)}$"))
+
+
+def test_tap_cards_and_check(page: Page, live_server):
+    page.goto(live_server + "/check")
+    expect(page.locator(".card-keys")).to_be_visible()
+    page.locator("#previous").tap()
+    key(page, "7").tap()
+    key(page, "7").tap()
+    expect(page.locator("#previous")).to_have_value("7 7")
+    page.locator("#play").tap()
+    key(page, "8").tap()
+    key(page, "SJ").tap()
+    expect(page.locator("#play")).to_have_value("8 SJ")
+    page.locator("#check-button").tap()
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\blegal\b"))
+    expect(page.locator("#verdict .verdict-word")).to_contain_text("Legal")
+    expect(page.locator("#reading-used")).to_contain_text("8 8")
+    # what was typed is still there, and the illegal twin: 9 + joker on 7 7
+    expect(page.locator("#previous")).to_have_value("7 7")
+    page.locator("#play").tap()
+    page.get_by_role("button", name="Clear").tap()
+    key(page, "9").tap()
+    key(page, "BJ").tap()
+    page.locator("#check-button").tap()
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\billegal\b"))
+    expect(page.locator("#verdict .verdict-word")).to_contain_text("Not legal")
+    expect(page.locator("#reason")).not_to_be_empty()
+
+
+def test_suits_backspace_and_no_horizontal_scroll(page: Page, live_server):
+    page.goto(live_server + "/check")
+    page.select_option("#game", "dagong")
+    page.locator("#previous").tap()
+    for label in ("5", "♥", "10", "♣", "K", "♠"):
+        key(page, label).tap()
+    expect(page.locator("#previous")).to_have_value("5♥ 10♣ K♠")
+    key(page, "♦").tap()  # a second suit replaces the first
+    expect(page.locator("#previous")).to_have_value("5♥ 10♣ K♦")
+    page.get_by_role("button", name="Delete the last card").tap()
+    expect(page.locator("#previous")).to_have_value("5♥ 10♣ K")
+    page.get_by_role("button", name="Delete the last card").tap()
+    expect(page.locator("#previous")).to_have_value("5♥ 10♣")
+    key(page, "K").tap()
+    key(page, "♠").tap()
+    page.get_by_role("button", name="Next").tap()  # now typing into "cards to play"
+    for label in ("5", "♦", "10", "♦", "K", "♦"):
+        key(page, label).tap()
+    expect(page.locator("#play")).to_have_value("5♦ 10♦ K♦")
+    page.locator("#check-button").tap()
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\blegal\b"))
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways ({width} px)"
+    for box in [page.locator("#check-button").bounding_box(), key(page, "7").bounding_box()]:
+        assert box["height"] >= 44  # thumb-sized
+
+
+def test_presets_follow_the_game(page: Page, live_server):
+    page.goto(live_server + "/check")
+
+    def offered():
+        return [o.strip() for o in page.locator("#preset optgroup:not([disabled]) option").all_inner_texts()]
+
+    assert "qq" in offered() and "daye" not in offered()
+    page.select_option("#game", "dagong")
+    assert "daye" in offered() and "qq" not in offered()
+
+
+def test_bad_cards_show_the_error_next_to_the_field(page: Page, live_server):
+    page.goto(live_server + "/check")
+    page.locator("#previous").fill("7")
+    page.get_by_role("button", name="Phone keyboard").tap()
+    page.locator("#play").fill("4 5 1")
+    page.locator("#check-button").tap()
+    expect(page.locator("#play-error")).to_contain_text("position 3")
+    expect(page.locator("#play")).to_have_value("4 5 1")
