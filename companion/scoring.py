@@ -126,21 +126,39 @@ def _settle_points(table: Table, facts: dict):
 # Tables
 
 
-def _clean_text(value: Any, field: str, maximum: int, *, required: bool, label: str) -> str:
+def _text_error(what: str, problem: str, field: str, **params) -> ScoringError:
+    """One whole sentence per field and problem, so that every message translates as a unit."""
+    n = params.get("n")
+    maximum, length = params.get("maximum"), params.get("length")
+    sentences = {
+        ("name", "required"): lambda: N_("The table needs a name."),
+        ("name", "too_long"): lambda: N_("The table's name is too long: at most {maximum} characters, not "
+                                         "{length}.", maximum=maximum, length=length),
+        ("player", "required"): lambda: N_("Player {n} needs a name.", n=n),
+        ("player", "too_long"): lambda: N_("Player {n}'s name is too long: at most {maximum} characters, not "
+                                           "{length}.", n=n, maximum=maximum, length=length),
+        ("currency", "too_long"): lambda: N_("The currency label is too long: at most {maximum} characters.",
+                                             maximum=maximum),
+        ("notes", "too_long"): lambda: N_("The notes are too long: at most {maximum} characters.", maximum=maximum),
+    }
+    make = sentences.get((what, problem)) or (lambda: N_("This text cannot be used here."))
+    if problem == "bad_text":
+        make = lambda: N_("Use plain text here (no control characters).")  # noqa: E731
+    return ScoringError(make(), code=problem, field=field)
+
+
+def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: str, n: int | None = None) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise ScoringError(N_("{label} must be text.", label=label), code="bad_text", field=field)
+        raise _text_error(what, "bad_text", field)
     value = " ".join(value.split())  # no newlines/tabs, no doubled spaces
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
-        raise ScoringError(N_("{label} contains control characters.", label=label),
-                           code="bad_text", field=field)
+        raise _text_error(what, "bad_text", field)
     if required and not value:
-        raise ScoringError(N_("{label} is required.", label=label), code="required", field=field)
+        raise _text_error(what, "required", field, n=n)
     if len(value) > maximum:
-        raise ScoringError(N_("{label} is too long: at most {maximum} characters, not {length}.",
-                              label=label, maximum=maximum, length=len(value)),
-                           code="too_long", field=field)
+        raise _text_error(what, "too_long", field, n=n, maximum=maximum, length=len(value))
     return value
 
 
@@ -170,14 +188,13 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
                  notes="", first_dealer=None) -> Table:
     """Validate everything (rules through the engine), store the table and its players, commit."""
     module = engine_for(game)
-    name = _clean_text(name, "name", NAME_MAX, required=True, label=N_("The table's name"))
+    name = _clean_text(name, "name", NAME_MAX, required=True, what="name")
     if not isinstance(players, (list, tuple)):
         raise ScoringError(N_("The players must be a list of names in seat order."),
                            code="bad_players", field="players")
     names = []
     for i, player in enumerate(players):
-        names.append(_clean_text(player, f"players.{i}", PLAYER_NAME_MAX, required=True,
-                                 label=N_("Player {n}'s name", n=i + 1)))
+        names.append(_clean_text(player, f"players.{i}", PLAYER_NAME_MAX, required=True, what="player", n=i + 1))
     seen: dict[str, int] = {}
     for i, player in enumerate(names):
         key = player.casefold()
@@ -193,8 +210,8 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
             message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=len(names))
         raise ScoringError(message, code="player_count", field="players")
     stake_value = parse_stake(stake)
-    currency = _clean_text(currency, "currency", CURRENCY_MAX, required=False, label=N_("The currency"))
-    notes = _clean_text(notes, "notes", NOTES_MAX, required=False, label=N_("The notes"))
+    currency = _clean_text(currency, "currency", CURRENCY_MAX, required=False, what="currency")
+    notes = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
     if preset in ("", None):
         preset = None
     elif preset not in module.PRESETS:

@@ -135,7 +135,8 @@ def _put_error(form, error: EngineError) -> None:
     field = None
     if path.startswith("players."):
         index = path.split(".", 1)[1]
-        field = getattr(form, f"player_{int(index) + 1}", None) if index.isdigit() else None
+        filled = [f for f in form.player_fields() if f.data and f.data.strip()]
+        field = filled[int(index)] if index.isdigit() and int(index) < len(filled) else None
     elif path == "players":
         field = form.player_1
     elif path.startswith("rules."):

@@ -89,6 +89,7 @@ def test_open_a_dagong_table(client, ctx):
     ({"player_2": "ann"}, "player_2", "twice"),
     ({"player_2": "", "player_3": ""}, "player_1", "2 to 6"),
     ({"player_3": "C" * 60}, "player_3", "too long"),
+    ({"player_2": "", "player_4": "ann"}, "player_4", "twice"),   # a gap in the rows: still the right row
     ({"stake": "-1"}, "stake", "positive"),
     ({"stake": "one"}, "stake", "number"),
     ({"preset": "nope"}, "preset", ""),
