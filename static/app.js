@@ -42,6 +42,19 @@
     }
     form.querySelectorAll("input[name=winner]").forEach(function (r) { r.addEventListener("change", update); });
     update();
+    // "only the opening lead" concerns the dealer alone: show it on the dealer's row only.
+    var dealer = form.querySelector("#dealer");
+    function dealerOnly() {
+      form.querySelectorAll("fieldset.loser").forEach(function (fs) {
+        var box = fs.querySelector("input[name^=only_opening_]");
+        if (!box) return;
+        var name = fs.querySelector("legend").textContent.trim();
+        var mine = !dealer || !dealer.value || dealer.value === name;
+        box.closest("label").classList.toggle("only-dealer-hidden", !mine && !box.checked);
+      });
+    }
+    if (dealer) dealer.addEventListener("change", dealerOnly);
+    dealerOnly();
   }
 
   // 大冶打拱: tap players in the order they went out; fills the order selects.

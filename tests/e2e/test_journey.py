@@ -169,3 +169,37 @@ def test_arabic_pages_are_rtl_and_fit(page: Page, live_server):
     assert page.locator("html").get_attribute("dir") == "rtl"
     page.click("#new-gandengyan")
     no_horizontal_scroll(page)
+
+
+def test_house_rule_fields_and_read_only_friend(page: Page, live_server, browser):
+    from companion import scoring
+
+    with live_server.app.app_context():
+        table = scoring.create_table(game="gandengyan", name="m2", players=["Ann", "Bo", "Cy"],
+                                     rules={"shut_out": "double"}, first_dealer="Ann")
+        public_id, token = table.public_id, table.edit_token
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    # "only the opening lead" is offered on the dealer's row only
+    expect(page.locator("#only_opening_0")).to_be_visible()
+    expect(page.locator("#only_opening_1")).to_be_hidden()
+    page.select_option("#dealer", "Bo")
+    expect(page.locator("#only_opening_1")).to_be_visible()
+    expect(page.locator("#only_opening_0")).to_be_hidden()
+    page.select_option("#dealer", "Ann")
+    page.locator("label.pill", has_text="Cy").click()
+    page.fill("#cards_0", "4")
+    page.check("#only_opening_0")
+    page.fill("#cards_1", "5")
+    page.check("#never_played_1")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    expect(page.locator("#hand-deltas")).to_contain_text("+18")   # Ann 4×2 + Bo 5×2
+
+    # a friend with the plain link can look but not record
+    friend = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    friend.goto(f"{live_server}/t/{public_id}")
+    expect(friend.locator("#read-only")).to_be_visible()
+    expect(friend.locator("#record")).to_have_count(0)
+    assert friend.locator("#standings").inner_text().count("+18") == 1
+    friend.context.close()
