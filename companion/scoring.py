@@ -98,6 +98,11 @@ def _prepare_facts(table: Table, facts: Any) -> dict:
                            code="bad_facts", field="facts") from None
 
 
+def normalize_facts(table: Table, facts: Any) -> dict:
+    """The facts as they would be stored (players filled in, JSON round trip); raises ScoringError."""
+    return _prepare_facts(table, facts)
+
+
 def settlement_for(table: Table, facts: Any):
     """The engine's Settlement for these facts at this table (money at the table's stake); stores nothing."""
     facts = _prepare_facts(table, facts)

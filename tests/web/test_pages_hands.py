@@ -338,3 +338,17 @@ def test_write_pages_need_the_token(client, gdy):
 def test_wrong_method_is_405(client, gdy):
     assert client.get(f"/t/{gdy.public_id}/undo").status_code == 405
     assert client.get(f"/t/{gdy.public_id}/hands/1/void").status_code == 405
+
+
+def test_form_sent_again_with_changes_is_not_lost(client, gdy, writer):
+    """Back button after saving, a change, send again: not a second hand, and the change is offered."""
+    writer(gdy)
+    ids = open_form(client, gdy)
+    assert client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), **ids}).status_code == 302
+    response = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(cards_3="4"), **ids})
+    assert response.status_code == 409
+    assert "already saved as hand 1" in text_of(response)
+    assert db.session.query(Hand).count() == 1
+    fixed = client.post(f"/t/{gdy.public_id}/hands/1/edit",
+                        data={"facts_json": hidden(response, "facts_json"), "revision": hidden(response, "revision")})
+    assert fixed.status_code == 302 and points(gdy)["Di"] == -4
