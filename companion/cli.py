@@ -107,8 +107,10 @@ def init_app(app: Flask) -> None:
             click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
             return
         width = max((len(str(name)) for name in answer["deltas"]), default=0)
+        points = answer.get("points") or {}
         for name, delta in answer["deltas"].items():
-            click.echo(f"{str(name):<{width}}  {_number(delta)}")
+            extra = f"  ({_number(points[name])} points)" if name in points and points[name] != delta else ""
+            click.echo(f"{str(name):<{width}}  {_number(delta)}{extra}")
         if answer.get("arch"):
             click.echo(f"winners: {', '.join(answer['winners'])}; {answer['arch']} ×{answer['multiplier']}")
         click.echo("")
@@ -140,7 +142,7 @@ def init_app(app: Flask) -> None:
             for table in tables:
                 rows = scoring.standings(table)
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
-                page = _url("tables.show", public_id=table.public_id, token=table.edit_token)
+                page = _url("tables.show", public_id=table.public_id, key=table.edit_token)
                 click.echo(f"  page:  {page or base_url + '/'}")
                 click.echo(f"  api:   {_url('api.get_table', public_id=table.public_id)}")
                 click.echo(f"  token: {table.edit_token}")

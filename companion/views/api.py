@@ -483,7 +483,7 @@ def _table_urls(table, *, with_token: bool) -> dict:
             "hands": _url("api.list_hands", public_id=table.public_id),
             "page": _url("tables.show", public_id=table.public_id)}
     if with_token:
-        urls["share"] = _url("tables.show", public_id=table.public_id, token=table.edit_token)
+        urls["share"] = _url("tables.show", public_id=table.public_id, key=table.edit_token)
     return urls
 
 

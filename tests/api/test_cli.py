@@ -68,6 +68,14 @@ def test_settle_from_file(runner, tmp_path):
     assert any(line.startswith("- ") and "C" in line for line in lines)  # the steps
 
 
+def test_settle_with_a_stake_shows_money_and_points(runner, tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({**S1, "stake": 0.5}))
+    result = runner.invoke(args=["settle", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].split() == ["A", "+7", "(+14", "points)"]
+
+
 def test_settle_from_stdin_json(runner):
     body = {"game": "dagong", "players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3",
             "shout": None, "order": ["P1", "P2", "P3", "P4"],

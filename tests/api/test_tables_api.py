@@ -2,7 +2,7 @@
 undo; edit tokens; idempotent recording; stale edits; unknown tables and forged hand numbers."""
 import pytest
 
-from api_helpers import assert_error
+from api_helpers import assert_error, http
 
 PLAYERS = ["Ana", "Bo", "Chen", "Dee"]
 
@@ -31,10 +31,14 @@ def test_open_and_read_a_table(api):
     table = open_table(api)
     assert len(table["id"]) >= 22 and table["token"] and table["token"] != table["id"]
     assert table["urls"]["api"].endswith("/api/v1/tables/" + table["id"])
+    assert table["urls"]["page"].endswith("/t/" + table["id"])
+    assert table["urls"]["share"].endswith(f"/t/{table['id']}?key={table['token']}")  # the web share link
+    page = http(api.base, "GET", table["urls"]["page"][len(api.base):])
+    assert page.status == 200 and "Friday" in page.raw.decode()
     read = api("GET", f"/tables/{table['id']}")
     assert read.status == 200
     body = read.json
-    assert "token" not in body  # the edit token is only given to whoever opened the table
+    assert "token" not in body and "share" not in body["urls"]  # the edit token goes to the opener only
     assert body["game"] == "gandengyan" and body["name"] == "Friday"
     assert body["stake"] == "0.5" and body["currency"] == "¥"
     assert [p["name"] for p in sorted(body["players"], key=lambda p: p["seat"])] == PLAYERS
