@@ -364,6 +364,17 @@ def settle():
     return jsonify(settle_request(json_body()))
 
 
+@bp.get("/")
+def index():
+    """What this API offers (a human help page is at /api)."""
+    return jsonify(version=1, help=_url("check.api_help"), endpoints={
+        "check": "POST /api/v1/check", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
+        "open_table": "POST /api/v1/tables", "table": "GET /api/v1/tables/<id>",
+        "hands": "GET|POST /api/v1/tables/<id>/hands", "hand": "GET|PUT /api/v1/tables/<id>/hands/<n>",
+        "void": "POST /api/v1/tables/<id>/hands/<n>/void",
+        "restore": "POST /api/v1/tables/<id>/hands/<n>/restore", "undo": "POST /api/v1/tables/<id>/undo"})
+
+
 @bp.get("/games")
 def games():
     """The games, their presets and house-rule switches (so clients can build forms)."""

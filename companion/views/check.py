@@ -84,3 +84,9 @@ def _field(field: str | None) -> str:
     if field == "cards":
         return "play"
     return "form"
+
+
+@bp.get("/api")
+def api_help():
+    """A human help page for the JSON API (views/api.py)."""
+    return render_template("api.html", base=request.host_url.rstrip("/"))
