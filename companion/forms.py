@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, SelectChoice, HiddenField, IntegerField, RadioField, SelectField, StringField,
                      TextAreaField)
+from wtforms.fields import Field
 from wtforms.validators import InputRequired, Optional as OptionalValidator
 
 from .engine.common import EngineError
@@ -127,7 +128,7 @@ class HandForm(FlaskForm):
         return groups.setdefault(name, GroupErrors())
 
     def seat_field(self, prefix: str, seat: int):
-        return getattr(self, f"{prefix}_{seat}", None)
+        return self._fields.get(f"{prefix}_{seat}")
 
     def apply_error(self, error: EngineError, message: str) -> None:
         """Put the engine's message next to the field it names (else at the top of the form)."""
@@ -138,20 +139,24 @@ class HandForm(FlaskForm):
             self.form_errors.append(message)
 
     def _field_for(self, path: str):
-        parts = path.split(".")
-        if len(parts) >= 2 and parts[1] in self.names:
-            seat = self.names.index(parts[1])
-            prefix = self._nested_prefix(parts[0], parts[2] if len(parts) > 2 else None)
-            return self.seat_field(prefix, seat) if prefix else None
-        if parts[0] in self.names:
-            return self.seat_field(self._nested_prefix("losers", None), self.names.index(parts[0]))
-        return self._top_field(parts)
+        """``losers.<name>.<fact>`` / ``captured.<name>`` -> that seat's field (names may contain dots)."""
+        for group in ("losers", "captured"):
+            for seat, name in sorted(enumerate(self.names), key=lambda x: -len(x[1])):
+                head = f"{group}.{name}"
+                if path == head or path.startswith(head + "."):
+                    rest = path[len(head) + 1:].split(".")[0] or None
+                    prefix = self._nested_prefix(group, rest)
+                    return self.seat_field(prefix, seat) if prefix else None
+        return self._top_field(path.split("."))
 
     def _nested_prefix(self, group, key):  # overridden per game
         return None
 
     def _top_field(self, parts):
-        return getattr(self, parts[0], None) if parts[0] and parts[0] not in ("request_id", "revision") else None
+        if not parts[0] or parts[0] in ("request_id", "revision", "expected_number", "csrf_token"):
+            return None
+        field = self._fields.get(parts[0])
+        return field if isinstance(field, Field) else None
 
 
 def _number(field, label_required: bool = False, default: int | None = None) -> int | None:
@@ -187,7 +192,7 @@ class GandengyanHandForm(HandForm):
 
     def _top_field(self, parts):
         if parts[0] == "bombs_played":
-            return getattr(self, "bombs_played", None)
+            return self._fields.get("bombs_played")
         return super()._top_field(parts)
 
     def facts(self) -> dict:
@@ -241,7 +246,7 @@ class DagongHandForm(HandForm):
     def _top_field(self, parts):
         if parts[0] == "order":
             if len(parts) > 1 and parts[1].isdigit():
-                return getattr(self, f"order_{min(int(parts[1]), 3) + 1}", None)
+                return self._fields.get(f"order_{min(int(parts[1]), 3) + 1}")
             return self.group("order")
         if parts[0] == "captured":
             return self.group("captured")

@@ -12,7 +12,9 @@ from .. import scoring
 from ..engine.common import EngineError
 from ..forms import ActionForm, new_table_form
 from ..i18n import tr
-from ..models import GAMES, Table
+from ..extensions import db
+from ..models import GAMES, Hand, Table
+from sqlalchemy import select
 
 bp = Blueprint("tables", __name__)
 
@@ -190,7 +192,7 @@ def show(table: Table):
 @table_view()
 def history(table: Table):
     events = scoring.history(table, limit=500)
-    numbers = {h.id: h.number for h in {e.hand for e in events}}
+    numbers = dict(db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)).all())
     return render_template("history.html", table=table, events=events, numbers=numbers, hand=None)
 
 

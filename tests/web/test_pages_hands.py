@@ -352,3 +352,27 @@ def test_form_sent_again_with_changes_is_not_lost(client, gdy, writer):
     fixed = client.post(f"/t/{gdy.public_id}/hands/1/edit",
                         data={"facts_json": hidden(response, "facts_json"), "revision": hidden(response, "revision")})
     assert fixed.status_code == 302 and points(gdy)["Di"] == -4
+
+
+@pytest.mark.parametrize("path", ["data", "meta", "errors", "csrf_token", "losers", "players", "", "x.y.z"])
+def test_engine_error_fields_that_name_no_form_field_go_to_the_top(ctx, gdy, path):
+    from flask import current_app
+
+    from companion.engine.common import FactsError
+    from companion.forms import hand_form
+
+    with current_app.test_request_context("/", method="POST", data={}):
+        form = hand_form(gdy, scoring.engine_for("gandengyan"), scoring.table_rules(gdy))
+        form.validate()
+        form.apply_error(FactsError("bad", field=path), "bad")
+        assert form.form_errors == ["bad"]
+
+
+def test_errors_find_players_whose_names_contain_dots(client, ctx, writer):
+    table = scoring.create_table(game="gandengyan", name="t", players=["A.B", "A", "winner"])
+    writer(table)
+    data = {**open_form(client, table), "winner": "1", "cards_0": "2", "jokers_0": "5", "cards_2": "1",
+            "jokers_2": "0"}
+    response = client.post(f"/t/{table.public_id}/record", data=data)
+    assert response.status_code == 400
+    assert "jokers_0" in field_errors(response)
