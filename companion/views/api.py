@@ -41,6 +41,7 @@ MAX_TEXT = 200          # longest card text / reading we accept
 MAX_REQUEST_ID = 64
 MAX_PAGE = 1_000_000
 MAX_HAND_NUMBER = 2**31 - 1
+MAX_DEPTH = 16          # hand facts nest 3 or 4 levels; nothing we take needs more
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,9 +134,24 @@ def parse_json_text(raw: bytes | str) -> Any:
                        _("The request body is not valid JSON: %(problem)s.", problem=str(error)[:80])) from None
 
 
+def _depth(value) -> int:
+    """How deeply lists/objects nest (iteratively: no recursion on hostile input)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in node if isinstance(child, (list, dict)))
+    return deepest
+
+
 def json_body() -> dict:
     """The request's JSON object (whatever the Content-Type says)."""
     data = parse_json_text(request.get_data(cache=True))
+    if _depth(data) > MAX_DEPTH:
+        raise ApiError(400, "bad_json", _("The JSON is nested too deeply."))
     if not isinstance(data, dict):
         raise ApiError(400, "not_an_object",
                        _("The request body must be a JSON object ({…}), not %(kind)s.", kind=_type_name(data)))
@@ -283,8 +299,11 @@ def reading_json(reading) -> dict:
             "extra": extra}
 
 
-def check_request(body: dict) -> dict:
-    """Validate a check request, ask the engine, return the response dict (ApiError on bad input)."""
+def check_request(body: dict, *, translate: bool = True) -> dict:
+    """Validate a check request, ask the engine, return the response dict (ApiError on bad input).
+
+    ``translate=False`` keeps the engine's reason as its :class:`Text` (pages translate it with the
+    ``tr`` filter)."""
     module = game_module(body.get("game"))
     previous = get_cards_text(body, "previous", required=False)
     play = get_cards_text(body, "play", required=True)
@@ -293,7 +312,8 @@ def check_request(body: dict) -> dict:
     play_as = get_text(body, "play_as", example="\"5 5 5\"")
     rules = get_rules(body, module)
     verdict = module.check(previous, play, rules, players=players, previous_as=previous_as, play_as=play_as)
-    return {"legal": bool(verdict.legal), "code": verdict.code, "reason": tr(verdict.reason),
+    return {"legal": bool(verdict.legal), "code": verdict.code,
+            "reason": tr(verdict.reason) if translate else verdict.reason,
             "play": reading_json(verdict.play) if verdict.play is not None else None,
             "readings": [reading_json(r) for r in verdict.readings],
             "game": game_name(module)}

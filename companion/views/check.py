@@ -11,7 +11,6 @@ from flask import Blueprint, render_template, request
 from flask_babel import lazy_gettext as _l, gettext as _
 
 from ..engine.common import EngineError
-from ..i18n import tr
 from .api import ApiError, check_request
 
 bp = Blueprint("check", __name__)
@@ -47,7 +46,7 @@ def _presets() -> dict:
 def page():
     form = {key: request.args.get(key, "") for key in FIELDS}
     form["game"] = form["game"] or "gandengyan"
-    errors: dict[str, str] = {}
+    errors: dict = {}  # field -> message (engine messages stay Text: the template translates them)
     result = None
     status = 200
     if request.args.get("play") is not None or request.args.get("previous"):
@@ -66,11 +65,11 @@ def page():
                 errors["players"] = _("Players must be a whole number, such as 4.")
         if not errors:
             try:
-                result = check_request(body)
+                result = check_request(body, translate=False)  # the template translates (|tr)
             except ApiError as error:
                 errors[_field(error.field)] = error.message
             except EngineError as error:
-                errors[_field(error.field)] = tr(error.message)
+                errors[_field(error.field)] = error.message
         if errors:
             status = 400
     return render_template("check.html", form=form, errors=errors, result=result,

@@ -166,6 +166,7 @@ def test_bad_card_message_says_what_and_where(api):
     (b"{\"players\": Infinity}", "bad_json"),
     (b"\xff\xfe\x00garbage", "bad_json"),
     (b"[" * 5000 + b"]" * 5000, "bad_json"),
+    (b'{"game": "gandengyan", "play": "8", "rules": {"cap": ' + b"[" * 500 + b"]" * 500 + b"}}", "bad_json"),
     (b"{\"n\": 1" + b"0" * 5000 + b"}", "bad_json"),
 ])
 def test_malformed_bodies(api, raw, code):
