@@ -118,7 +118,8 @@ def show(table: Table, number: int):
     points = {names[d.player_id]: d.points for d in hand.deltas}
     return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
-                           action=ActionForm(), dealer=scoring.current_dealer(table))
+                           action=ActionForm(), dealer=scoring.current_dealer(table),
+                           arch_names=getattr(scoring.engine_for(table.game), "ARCH_NAMES", {}))
 
 
 @bp.route("/t/<public_id>/hands/<int:number>/edit", methods=["GET", "POST"])

@@ -376,3 +376,10 @@ def test_errors_find_players_whose_names_contain_dots(client, ctx, writer):
     response = client.post(f"/t/{table.public_id}/record", data=data)
     assert response.status_code == 400
     assert "jokers_0" in field_errors(response)
+
+
+def test_dagong_hand_page_names_the_result(client, dg):
+    scoring.record_hand(dg, {"banker": "P1", "partner": "P3", "order": ["P1", "P3"],
+                             "captured": {"P1": 100}, "last_hand_points": 0}, request_id="a")
+    text = text_of(client.get(f"/t/{dg.public_id}/hands/1"))
+    assert "Result: dry arch (干带直) ×4" in text
