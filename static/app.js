@@ -90,8 +90,8 @@
   }
 
   // Disable the submit button after the first tap (the server also ignores a repeated request id).
-  function disableOnSubmit() {
-    document.querySelectorAll("form").forEach(function (form) {
+  function disableOnSubmit(root) {
+    (root || document).querySelectorAll("form").forEach(function (form) {
       form.addEventListener("submit", function (e) {
         var msg = form.dataset.confirm;
         if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
@@ -124,7 +124,31 @@
     partner.addEventListener("change", function () { if (partner.value) shout.value = ""; });
   }
 
+  // Table page: refresh the standings and hands now and then (other phones record too).
+  function liveRefresh() {
+    var live = document.getElementById("live");
+    if (!live || !window.fetch || !window.DOMParser) return;
+    var seconds = parseInt(live.dataset.refresh || "0", 10);
+    if (!seconds) return;
+    setInterval(function () {
+      if (document.visibilityState !== "visible") return;
+      var active = document.activeElement;
+      if (active && live.contains(active) && active !== document.body) return;
+      fetch(location.href, { credentials: "same-origin" }).then(function (r) {
+        return r.ok ? r.text() : null;
+      }).then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+        if (fresh && fresh.innerHTML !== live.innerHTML) {
+          live.innerHTML = fresh.innerHTML;
+          disableOnSubmit(live);
+        }
+      }).catch(function () {});
+    }, seconds * 1000);
+  }
+
   ready(function () {
+    liveRefresh();
     steppers(); winnerRows(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again

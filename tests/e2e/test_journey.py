@@ -203,3 +203,20 @@ def test_house_rule_fields_and_read_only_friend(page: Page, live_server, browser
     expect(friend.locator("#record")).to_have_count(0)
     assert friend.locator("#standings").inner_text().count("+18") == 1
     friend.context.close()
+
+
+def test_table_page_refreshes_itself(page: Page, live_server):
+    from companion import scoring
+
+    with live_server.app.app_context():
+        table = scoring.create_table(game="gandengyan", name="live", players=["Ann", "Bo"])
+        public_id = table.public_id
+    page.clock.install()
+    page.goto(f"{live_server}/t/{public_id}")
+    expect(page.locator("#no-hands")).to_be_visible()
+    with live_server.app.app_context():   # another phone records a hand
+        table = scoring.get_table(public_id)
+        scoring.record_hand(table, {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 0}}}, request_id="x")
+    page.clock.run_for(31_000)
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.locator("#standings")).to_contain_text("+3")
