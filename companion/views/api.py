@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import re
 import secrets
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -621,7 +622,7 @@ def list_hands(public_id):
         raw = request.args.get(key)
         if raw is not None:
             raw = raw.strip()
-            if not raw.isdigit() or len(raw) > 9:
+            if not re.fullmatch(r"[0-9]{1,9}", raw):  # not str.isdigit(): "²" is a digit to it
                 raise ApiError(400, "wrong_type", _("\"%(key)s\" must be a whole number.", key=key), key)
             args[key] = int(raw)
     page = get_int(args, "page", minimum=1, maximum=MAX_PAGE) or 1

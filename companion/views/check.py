@@ -6,6 +6,7 @@ asks the engine: no rule logic here.
 from __future__ import annotations
 
 import importlib
+import re
 
 from flask import Blueprint, render_template, request
 from flask_babel import lazy_gettext as _l, gettext as _
@@ -59,7 +60,7 @@ def page():
                 body[key] = form[key].strip()
         players = form["players"].strip()
         if players:
-            if players.isdigit() and len(players) < 4:
+            if re.fullmatch(r"[0-9]{1,3}", players):  # ASCII digits only ("²".isdigit() is True)
                 body["players"] = int(players)
             else:
                 errors["players"] = _("Players must be a whole number, such as 4.")

@@ -59,6 +59,7 @@ def test_reading_and_all_readings(client):
     ("game=gandengyan&previous=7zz&play=8", "previous", ["not a card"]),
     ("game=gandengyan&previous=7&play=8&players=abc", "players", ["whole number"]),
     ("game=gandengyan&previous=7&play=8&players=12", "players", ["2", "6"]),
+    ("game=gandengyan&previous=7&play=8&players=%C2%B2", "players", ["whole number"]),  # "²"
     ("game=gandengyan&previous=7&play=8&preset=daye", "preset", ["daye"]),
     ("game=poker&previous=7&play=8", "game", ["poker"]),
     ("game=gandengyan&previous=7&play=", "play", ["No cards"]),

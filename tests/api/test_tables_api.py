@@ -87,6 +87,7 @@ def test_list_hands_newest_first_paginated(api):
     assert_error(api("GET", f"/tables/{table['id']}/hands?page=abc"), 400, field="page")
     assert_error(api("GET", f"/tables/{table['id']}/hands?per_page=0"), 400, field="per_page")
     assert_error(api("GET", f"/tables/{table['id']}/hands?page=-1"), 400, field="page")
+    assert_error(api("GET", f"/tables/{table['id']}/hands?page=%C2%B2"), 400, field="page")  # "²"
 
 
 def test_read_one_hand(api):
