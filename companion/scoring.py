@@ -532,7 +532,8 @@ def current_dealer(table: Table) -> str | None:
     """The dealer (干瞪眼) / banker (大冶打拱) of the next hand: the engine's next dealer of the
     latest counting hand, else the table's first dealer."""
     name = db.session.scalar(
-        select(Hand.next_dealer).where(Hand.table_id == table.id, Hand.status == ACTIVE)
+        select(Hand.next_dealer).where(Hand.table_id == table.id, Hand.status == ACTIVE,
+                                       Hand.next_dealer.is_not(None))
         .order_by(desc(Hand.number)).limit(1))
     return name or table.first_dealer
 

@@ -202,7 +202,11 @@ def undo(table: Table):
     form = ActionForm()
     if not form.validate():
         abort(400)
-    event = scoring.undo_last(table, device=device_label())
+    try:
+        event = scoring.undo_last(table, device=device_label())
+    except EngineError as error:  # e.g. the earlier facts no longer settle under the engine
+        flash(_("Could not undo: %(reason)s", reason=engine_message(error)))
+        return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:
         flash(_("There is nothing to undo."))
     else:

@@ -204,3 +204,23 @@ def test_table_history_and_undo(client, gdy, writer):
 
 def test_healthz(client):
     assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_undo_that_the_engine_refuses_changes_nothing(client, gdy, writer, monkeypatch):
+    from companion.engine.common import FactsError
+    from web_helpers import snapshot
+
+    writer(gdy)
+    facts = {"winner": "Ann", "losers": {n: {"cards": 1, "jokers": 0} for n in GDY_PLAYERS[1:]}}
+    scoring.record_hand(gdy, facts, request_id="a")
+    scoring.edit_hand(gdy, 1, {**facts, "winner": "Bo", "losers": {n: {"cards": 2, "jokers": 0}
+                                                                 for n in GDY_PLAYERS if n != "Bo"}}, revision=1)
+    before = snapshot()
+
+    def refuse(*args, **kwargs):
+        raise FactsError("the rules changed")
+
+    monkeypatch.setattr(scoring, "_settle_points", refuse)
+    response = client.post(f"/t/{gdy.public_id}/undo", follow_redirects=True)
+    assert response.status_code == 200 and "Could not undo" in text_of(response)
+    assert snapshot() == before
