@@ -24,9 +24,10 @@ import math
 import re
 import secrets
 from decimal import Decimal, InvalidOperation
+from contextlib import contextmanager
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 from werkzeug.routing import BuildError
 
@@ -67,6 +68,29 @@ class ApiError(Exception):
 def engine_error(error: EngineError, status: int = 400) -> ApiError:
     """An engine (or scoring) error as an API error, its sentence translated."""
     return ApiError(status, error.code or "invalid", tr(error.message), error.field)
+
+
+# What an engine raises when it failed to refuse bad input itself (a bug to fix in the engine).
+UNEXPECTED = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError)
+
+
+@contextmanager
+def engine_guard(field: str | None):
+    """Bad input must never become a 500: an engine or scoring failure that is not one of their own
+    errors is logged (with its traceback, to be fixed there) and answered as a 400."""
+    try:
+        yield
+    except EngineError:
+        raise
+    except UNEXPECTED:
+        from ..extensions import db
+
+        db.session.rollback()
+        current_app.logger.exception("The engine failed on input it should have refused")
+        raise ApiError(400, "unreadable",
+                       _("Some of the values sent could not be read%(where)s. Check each value's type and "
+                         "spelling against the examples at /api.",
+                         where=_(" in \"%(field)s\"", field=field) if field else ""), field) from None
 
 
 @bp.errorhandler(ApiError)
@@ -272,7 +296,8 @@ def get_rules(body: dict, module):
                          "not %(kind)s.", example=next(iter(module.SWITCHES), "switch"), kind=_type_name(rules)),
                        "rules")
     check_rule_values(rules)
-    return module.rules_from_dict(rules, preset=preset)
+    with engine_guard("rules"):
+        return module.rules_from_dict(rules, preset=preset)
 
 
 def check_rule_values(rules: dict | None) -> None:
@@ -312,7 +337,8 @@ def check_request(body: dict, *, translate: bool = True) -> dict:
     previous_as = get_text(body, "previous_as", example="\"5 5 5\"")
     play_as = get_text(body, "play_as", example="\"5 5 5\"")
     rules = get_rules(body, module)
-    verdict = module.check(previous, play, rules, players=players, previous_as=previous_as, play_as=play_as)
+    with engine_guard(None):
+        verdict = module.check(previous, play, rules, players=players, previous_as=previous_as, play_as=play_as)
     return {"legal": bool(verdict.legal), "code": verdict.code,
             "reason": tr(verdict.reason) if translate else verdict.reason,
             "play": reading_json(verdict.play) if verdict.play is not None else None,
@@ -359,7 +385,8 @@ def settle_request(body: dict) -> dict:
     rules = get_rules(body, module)
     facts = {k: v for k, v in body.items() if k not in SETTLE_RESERVED}
     strict_numbers(facts, game_name(module))
-    settlement = module.settle(facts, rules, stake=stake if stake is not None else 1)
+    with engine_guard(None):
+        settlement = module.settle(facts, rules, stake=stake if stake is not None else 1)
     return settlement_json(settlement, module)
 
 
@@ -563,7 +590,8 @@ def _scoring_call(function, *args, **kwargs):
     """Call scoring; its errors become 4xx (Conflict -> 409 with both versions)."""
     scoring = _scoring()
     try:
-        return function(*args, **kwargs)
+        with engine_guard(None):
+            return function(*args, **kwargs)
     except scoring.Conflict as conflict:
         current = conflict.current
         raise ApiError(409, conflict.code or "conflict", tr(conflict.message), conflict.field or "revision",

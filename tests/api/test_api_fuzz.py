@@ -18,7 +18,8 @@ CARD_TEXT = st.one_of(
                      "JK JK JK JK", "5 SJ BJ", "小王 大王", "7777777777"]),
     st.text(alphabet="345678910JQKA2SBJKshcd♠♥♣♦ ,x王", max_size=30),
 )
-SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.integers(-3, 30),
+ODD_TEXT = st.sampled_from(["²", "٣", "threshold:²", "perLoser:٣", "multiplier:", "1e400", "-0", " 5 ", "NaN"])
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.integers(-3, 30), ODD_TEXT,
                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=20),
                     st.sampled_from(NAMES))
 JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=5),
@@ -49,7 +50,7 @@ def _switch_values():
 SWITCH_VALUES = _switch_values()
 RULE_ENTRY = st.sampled_from(SWITCH_VALUES).flatmap(
     lambda kv: st.tuples(st.just(kv[0]), st.integers(0, 9).flatmap(
-        lambda i: st.one_of(SCALARS, st.just("nope")) if i == 7 else st.sampled_from(kv[1]))))
+        lambda i: st.one_of(SCALARS, ODD_TEXT) if i in (3, 7) else st.sampled_from(kv[1]))))
 RULES = st.integers(0, 9).flatmap(lambda i: st.none() if i < 4 else JSON if i == 7 else
                                   st.lists(RULE_ENTRY, max_size=4).map(dict))
 

@@ -143,6 +143,9 @@ def test_chinese_game_names_and_joker_words(api):
     ({"game": G, "previous": "7", "play": "8", "players": 10**30}, "out_of_range", "players"),
     ({"game": D, "previous": "7", "play": "8", "players": 5}, "out_of_range", "players"),
     ({"game": G, "previous": "7", "play": "8", "play_as": 8}, "wrong_type", "play_as"),
+    # digits that str.isdigit() accepts but int() refuses
+    ({"game": G, "previous": "7", "play": "8", "rules": {"shut_out": "threshold:²"}}, None, "rules*"),
+    ({"game": D, "previous": "7", "play": "8", "rules": {"bomb_min": "²"}}, None, "rules*"),
 ])
 def test_bad_check_requests(api, body, code, field):
     error = assert_error(api("POST", "/check", body), 400, code, field)
