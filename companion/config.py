@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
 
@@ -11,12 +12,19 @@ def secret_key(instance_path: str) -> str:
     if os.environ.get("SECRET_KEY"):
         return os.environ["SECRET_KEY"]
     path = Path(instance_path) / "secret_key"
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+    try:  # several gunicorn workers may start at once: exactly one creates the file
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
         with os.fdopen(fd, "w") as fh:
             fh.write(secrets.token_urlsafe(48))
-    return path.read_text().strip()
+    for _ in range(100):  # another worker may still be writing it
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise RuntimeError(f"{path} is empty: delete it, or set SECRET_KEY in the environment")
 
 
 def database_url(instance_path: str) -> str:
