@@ -21,15 +21,16 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/python -c "import pytest, hypothesis, playwright"
 	touch $@
 
-# Compiled catalogs are build products: made from the committed .po files.
+# Compiled catalogs are build products, made from the committed .po files. Fuzzy entries are
+# left out (English shows instead), so a half-updated translation never reaches a player.
 translations: $(VENV)/.runtime
 	@if ls $(TRANSLATIONS)/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
-	  $(BIN)/pybabel compile -q -f -d $(TRANSLATIONS); fi
+	  $(BIN)/pybabel compile -d $(TRANSLATIONS) >/dev/null; fi
 
 # Re-extract the strings and update every catalog (developers only).
 messages: $(VENV)/.runtime
-	$(BIN)/pybabel extract -q -F babel.cfg -k _l -k N_ -o $(TRANSLATIONS)/messages.pot .
-	$(BIN)/pybabel update -q -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ --no-location --sort-output -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update --no-location --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 
 run: $(VENV)/.runtime translations
 	$(BIN)/flask --app app db upgrade
