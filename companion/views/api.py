@@ -23,8 +23,8 @@ import json
 import math
 import re
 import secrets
-from decimal import Decimal, InvalidOperation
 from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
