@@ -259,3 +259,31 @@ def test_bad_edit_bodies(api):
     assert_error(api("POST", url + "/void", raw=b"{oops", headers=headers), 400, "bad_json")
     assert_error(api("POST", url + "/void", {}, headers=headers), 400, "missing", "revision")
     assert api("GET", url).json["revision"] == 1
+
+
+def test_simultaneous_requests_record_once_and_edit_once(api):
+    """Two phones at once over real HTTP: the same request_id records one hand; two edits from the
+    same revision: one wins, the other gets 409 with both versions; nothing is lost silently."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = open_table(api)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(lambda _: record(api, table, request_id="same-tap"), range(6)))
+    assert all(a.status in (200, 201) for a in answers), answers
+    assert {a.json["number"] for a in answers} == {1}
+    assert sum(a.status == 201 for a in answers) >= 1
+    assert api("GET", f"/tables/{table['id']}").json["hand_count"] == 1
+
+    url = f"/tables/{table['id']}/hands/1"
+    edits = [gdy_facts(winner, **{p: 1 for p in PLAYERS if p != winner}) for winner in ("Bo", "Chen", "Dee")]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        answers = list(pool.map(lambda facts: api("PUT", url, {"facts": facts, "revision": 1, "token": table["token"]}),
+                                edits))
+    statuses = sorted(a.status for a in answers)
+    assert statuses == [200, 409, 409], answers
+    winner = next(a for a in answers if a.status == 200).json["facts"]["winner"]
+    for refused in (a for a in answers if a.status == 409):
+        assert refused.json["current"]["facts"]["winner"] == winner
+        assert refused.json["submitted"]["winner"] != winner
+    stored = api("GET", url).json
+    assert stored["revision"] == 2 and stored["facts"]["winner"] == winner
