@@ -10,8 +10,15 @@ import os
 import threading
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
+
+# Speed is measured by `make bench`, not by tests: on a busy 2-core machine a per-example
+# deadline only turns load into false failures. HYPOTHESIS_PROFILE=thorough runs 10x more.
+settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables")
 _pg_ready = False
