@@ -82,3 +82,22 @@ def test_bad_cards_show_the_error_next_to_the_field(page: Page, live_server):
     page.locator("#check-button").tap()
     expect(page.locator("#play-error")).to_contain_text("position 3")
     expect(page.locator("#play")).to_have_value("4 5 1")
+
+
+def test_works_without_javascript(page: Page, browser_context_args, live_server):
+    context = page.context.browser.new_context(**{**browser_context_args, "java_script_enabled": False})
+    page = context.new_page()
+    try:
+        page.goto(live_server + "/check")
+        expect(page.locator(".card-keys")).to_have_count(0)  # the keyboard is JavaScript's addition
+        page.locator("#previous").fill("8 8 8")
+        page.locator("#play").fill("9 9 JK")
+        page.locator("#check-button").click()
+        expect(page.locator("#verdict")).to_have_class(re.compile(r"\blegal\b"))
+        expect(page.locator("#reading-used")).to_contain_text("9 9 9")
+        page.locator("#play").fill("J J J")
+        page.locator("#check-button").click()
+        expect(page.locator("#verdict")).to_have_class(re.compile(r"\billegal\b"))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
