@@ -224,6 +224,12 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
                               preset=preset, known=", ".join(module.PRESETS)),
                            code="bad_preset", field="preset")
     rules_value = module.rules_from_dict(dict(rules) if rules else None, preset=preset)
+    for key in ("unit", "base_stake"):  # points are stored as whole numbers; money is the stake's job
+        value = getattr(rules_value, key, 1)
+        if value != int(value):
+            raise ScoringError(N_("The house rule '{key}' must be a whole number at a table. To play for "
+                                  "{value} per point, keep it at 1 and set the stake to {value}.",
+                                  key=key, value=value), code="fractional_unit", field=f"rules.{key}")
     if game == "gandengyan" and hasattr(module, "decks"):
         module.decks(rules_value, len(names))  # the engine refuses a player count its rules cannot deal
     if first_dealer in ("", None):

@@ -86,6 +86,7 @@ def test_create_table_refuses_bad_input(ctx, kwargs, code, field):
     ({"players": ["A", "B", "C", "D", "E", "F"]}, {"players": ["A", "B", "C", "D", "E", "F", "G"]}),
     ({"rules": {"joker_doubling": "perJoker"}}, {"rules": {"joker_doubling": "sometimes"}}),
     ({"rules": {"shutOut": "threshold:5"}}, {"rules": {"shutOut": "threshold:x"}}),
+    ({"rules": {"unit": 2}, "stake": "0.5"}, {"rules": {"unit": 0.5}}),  # money is the stake's job
 ])
 def test_create_table_legal_and_illegal_twins(ctx, good, bad):
     base = dict(game="gandengyan", name="t", players=["A", "B", "C"])
