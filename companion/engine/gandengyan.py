@@ -836,8 +836,9 @@ _E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dea
 _E_DEALER_WINNER = N_("{name}: the dealer won this hand, so the dealer is not a loser.")
 _E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
 
-_WHAT = {"cards": "cards", "jokers": "jokers", "twos": "2s", "held_bombs": "a bomb size",
-         "bombs_played": "a bomb size", "played": "played", "dealer_only_opening": "dealer_only_opening"}
+_WHAT = {"cards": N_("cards left"), "jokers": N_("jokers held"), "twos": N_("2s held"),
+         "held_bombs": N_("a bomb size"), "bombs_played": N_("a bomb size"),
+         "played": N_("'played'"), "dealer_only_opening": N_("'only the opening lead'")}
 
 
 def _int(value, name: str, key: str, field: str, low: int = 0) -> int:
@@ -856,7 +857,7 @@ def _sizes(value, name: str, key: str, field: str, rules: Rules, n_decks: int, a
     if value is None:
         return []
     if not isinstance(value, (list, tuple)) or len(value) > 40:
-        _fail("not_list", field, _E_LIST, name=name, what=key)
+        _fail("not_list", field, _E_LIST, name=name, what=_WHAT.get(key, key))
     low, high = rules.min_bomb, 6 * n_decks  # 4 naturals + 2 jokers per deck
     out = []
     for i, size in enumerate(value):
@@ -871,7 +872,7 @@ def _bool_fact(value, name: str, key: str, field: str, default: bool) -> bool:
     if value is None:
         return default
     if not isinstance(value, bool):
-        _fail("not_boolean", field, _E_BOOL, name=name, what=key, value=value)
+        _fail("not_boolean", field, _E_BOOL, name=name, what=_WHAT.get(key, key), value=value)
     return value
 
 
