@@ -24,8 +24,11 @@
   }
 
   function setPhoneKeyboard(on) {
+    // while the card keys are in use, the phone's own keyboard stays closed (inputmode=none)
     phoneKeyboard = on;
     fields.forEach(function (f) { f.setAttribute("inputmode", on ? "text" : "none"); });
+    var toggle = slot.querySelector('[data-action="keyboard"]');
+    if (toggle) { toggle.setAttribute("aria-pressed", on ? "true" : "false"); }
   }
 
   function emit(field) { field.dispatchEvent(new Event("input", { bubbles: true })); }
