@@ -723,8 +723,11 @@ def _basic(facts) -> dict:
                 return None
             _fail(N_("Name the banker: one of {players}.", players=", ".join(players)), "missing_banker", field)
         if not isinstance(value, str) or value not in players:
-            _fail(N_("The {field} '{value}' is not one of the players ({players}).", field=field,
-                     value=value if isinstance(value, str) else repr(value), players=", ".join(players)),
+            template = {"banker": N_("The banker '{value}' is not one of the players ({players})."),
+                        "partner": N_("The partner '{value}' is not one of the players ({players})."),
+                        "shout": N_("The shouter '{value}' is not one of the players ({players}).")}[field]
+            _fail(Text(template.template, {"value": value if isinstance(value, str) else repr(value),
+                                           "players": ", ".join(players)}),
                   "unknown_player", field)
         return value
 
