@@ -515,7 +515,7 @@ def test_steps_explain_every_multiplier():
     assert c == "C: 3 cards, holds bomb(s) of 3 cards, ×2, bomb(s) of 4 cards played, ×4 = 24"
     assert total == "A collects 88 from 2 players."
     s11 = g.settle(SETTLEMENTS[-1][1], rules(tripleIsBomb=True, playedBombMult="linear", shutOut="fixed20"))
-    assert s11.steps[1] == "C: shut out, pays 20 + 10 × 3 bomb count(s) = 50"
+    assert s11.steps[1] == "C: shut out, pays 20 + 10 × 3 (炸数 of the bombs played) = 50"
     s10 = g.settle(SETTLEMENTS[13][1], rules(oneCardExempt=True))
     assert "pays nothing" in s10.steps[0]
     s8 = g.settle(SETTLEMENTS[10][1], g.rules_from_dict(SETTLEMENTS[10][2]))
