@@ -28,7 +28,6 @@ NOTES_MAX = 2000
 CURRENCY_MAX = 12
 STAKE_MAX = Decimal("1000000")
 DEVICE_MAX = 60
-PLAYER_COUNTS = {"gandengyan": (2, 6), "dagong": (4, 4)}
 
 
 class ScoringError(EngineError):
@@ -207,7 +206,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
             raise ScoringError(N_("'{name}' is listed twice; every player needs a different name.",
                                   name=player), code="duplicate_player", field=f"players.{i}")
         seen[key] = i
-    low, high = PLAYER_COUNTS[game]
+    low, high = module.PLAYER_RANGE  # the engine decides how many may play
     if not low <= len(names) <= high:
         if low == high:
             message = N_("This game needs exactly {count} players, not {n}.", count=low, n=len(names))

@@ -43,6 +43,7 @@ from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Te
 
 DECKS = 2
 PLAYERS = 4
+PLAYER_RANGE = (PLAYERS, PLAYERS)  # fewest and most players (§2): always four
 TOTAL_POINTS = 200
 MAX_BOMB = 12  # 8 natural cards of a rank + 4 jokers
 

@@ -24,6 +24,8 @@ from .cards import (BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, C
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
                      apply_stake, build_rules)
 
+PLAYER_RANGE = (2, 6)  # fewest and most players at a table (§3.1)
+
 __all__ = ["Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks", "classify", "check",
            "needed_facts", "validate_facts", "settle", "next_dealer", "describe"]
 
@@ -213,7 +215,7 @@ def decks(rules: Rules = None, players: int | None = None) -> int:
     """How many 54-card decks the table uses (§3.1, ``deckMode``). ``players=None`` assumes 2 decks."""
     mode = (rules or _DEFAULT).deck_mode
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
-                                or not 2 <= players <= 6):
+                                or not PLAYER_RANGE[0] <= players <= PLAYER_RANGE[1]):
         raise RulesError(_t(_BAD_PLAYERS, players=players), code="bad_players", field="players")
     if mode == "oneDeck":
         return 1
@@ -611,7 +613,7 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
          top_most_unique) = _read(previous, "previous", rules)
     cards, readings, need, counts, jokers, unique, most, most_unique = _read(play, "play", rules)
     if players is not None and (isinstance(players, bool) or not isinstance(players, int)
-                                or not 2 <= players <= 6):
+                                or not PLAYER_RANGE[0] <= players <= PLAYER_RANGE[1]):
         return _verdict(False, "bad_players", _BAD_PLAYERS, None, readings, players=players)
     n_decks = decks(rules, players)
     if need > n_decks:
@@ -893,7 +895,7 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     if type(players) is not list and not isinstance(players, (list, tuple)):
         _fail("players_missing", "players", _E_PLAYERS)
     n_players = len(players)
-    if not 2 <= n_players <= 6:
+    if not PLAYER_RANGE[0] <= n_players <= PLAYER_RANGE[1]:
         _fail("player_count", "players", _E_PLAYER_COUNT, count=n_players)
     seen = set()
     for i, name in enumerate(players):
