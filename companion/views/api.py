@@ -37,7 +37,6 @@ from ..i18n import tr
 bp = Blueprint("api", __name__)
 
 GAMES = {"gandengyan": "gandengyan", "dagong": "dagong", "干瞪眼": "gandengyan", "大冶打拱": "dagong"}
-PLAYER_RANGE = {"gandengyan": (2, 6), "dagong": (4, 4)}
 MAX_STAKE = Decimal(1_000_000)
 MAX_TEXT = 200          # longest card text / reading we accept
 MAX_REQUEST_ID = 64
@@ -252,7 +251,7 @@ def get_int(body: dict, key: str, *, minimum: int, maximum: int, field: str | No
 
 
 def get_players_count(body: dict, module) -> int | None:
-    low, high = PLAYER_RANGE[game_name(module)]
+    low, high = module.PLAYER_RANGE  # the engine decides how many may play
     return get_int(body, "players", minimum=low, maximum=high)
 
 
@@ -432,7 +431,7 @@ def games():
     for name in ("gandengyan", "dagong"):
         module = importlib.import_module(f"companion.engine.{name}")
         out[name] = {
-            "players": {"min": PLAYER_RANGE[name][0], "max": PLAYER_RANGE[name][1]},
+            "players": {"min": module.PLAYER_RANGE[0], "max": module.PLAYER_RANGE[1]},
             "presets": {key: _jsonable(rules_to_dict(rules)) for key, rules in module.PRESETS.items()},
             "switches": {key: {"help": tr(sw.help), "kind": sw.kind, "choices": _jsonable(list(sw.choices))}
                          for key, sw in module.SWITCHES.items()},
