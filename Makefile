@@ -25,7 +25,7 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 # left out (English shows instead), so a half-updated translation never reaches a player.
 translations: $(VENV)/.runtime
 	@if ls $(TRANSLATIONS)/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then \
-	  $(BIN)/pybabel compile -d $(TRANSLATIONS) >/dev/null; fi
+	  $(BIN)/pybabel -q compile -d $(TRANSLATIONS); fi
 
 # Re-extract the strings and update every catalog (developers only).
 messages: $(VENV)/.runtime
