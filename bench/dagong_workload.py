@@ -146,6 +146,7 @@ def settlements(n):
 
 
 def _clear():
+    dagong._check_text.cache_clear()
     dagong._check.cache_clear()
     dagong._sorted_readings.cache_clear()
     dagong._SETTLE_CACHE.clear()

@@ -41,6 +41,16 @@ from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMB
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
                      apply_stake, build_rules, snake)
 
+_str_new = str.__new__
+
+
+def N_(template: str, **params: Any) -> Text:  # noqa: F811 - same result as common.N_, without a copy
+    """Mark a sentence for translation and fill in its parameters (as :func:`.common.N_`)."""
+    obj = _str_new(Text, template.format(**params) if params else template)
+    obj.template = template
+    obj.params = params
+    return obj
+
 DECKS = 2
 PLAYERS = 4
 PLAYER_RANGE = (PLAYERS, PLAYERS)  # fewest and most players (§2): always four
@@ -209,6 +219,8 @@ def rules_from_dict(data: Mapping[str, Any] | None, preset: str | None = None) -
 
 
 def _coerce_rules(rules) -> Rules:
+    if type(rules) is Rules:
+        return rules
     if rules is None:
         return DEFAULT_RULES
     if isinstance(rules, Rules):
@@ -245,70 +257,202 @@ def _name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
+# --------------------------------------------------------------------------------------------
+# Speed helpers (behaviour-neutral): direct construction of the frozen result types, a token
+# table for the card notation, and values derived once per Rules object.
+
+_new = object.__new__
+
+
+def _reading(kind, rank, length, cards, values=(), extra=()) -> Reading:
+    """``Reading(kind, rank, length, cards, values, extra)`` without the frozen-dataclass __init__."""
+    obj = _new(Reading)
+    obj.__dict__.update(type=kind, rank=rank, length=length, cards=cards, values=values, extra=extra)
+    return obj
+
+
+def _verdict(legal, code, reason, play=None, readings=()) -> Verdict:
+    obj = _new(Verdict)
+    obj.__dict__.update(legal=legal, code=code, reason=reason, play=play, readings=readings)
+    return obj
+
+
+def _t(template: str, params: dict) -> Text:
+    """``N_(template, **params)`` for a non-empty ``params`` dict owned by the caller."""
+    obj = _str_new(Text, template.format(**params))
+    obj.template = template
+    obj.params = params
+    return obj
+
+
+def _t0(template: str) -> Text:
+    """``N_(template)``: a sentence without parameters."""
+    obj = _str_new(Text, template)
+    obj.template = template
+    obj.params = {}
+    return obj
+
+
+def _build_tokens() -> dict:
+    """Every one-card token of the notation (``5h``, ``10♠``, ``sj``, ``小王`` …) -> its Card, read by
+    the real parser; a string whose whitespace-separated tokens are all in this table parses to
+    the tuple of their cards (anything else goes to :func:`parse_cards`)."""
+    from . import cards as _cards_module
+    raw = getattr(_cards_module._parse, "__wrapped__", _cards_module._parse)
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K", "A", "2", "t", "j", "q", "k", "a"]
+    suits = ["", "s", "h", "c", "d", "S", "H", "C", "D", "♠", "♥", "♣", "♦", "♤", "♡", "♧", "♢"]
+    words = ["小王", "大王", "王"]
+    for word in ("SJ", "BJ", "JK"):
+        for a in (word[0], word[0].lower()):
+            for b in (word[1], word[1].lower()):
+                words.append(a + b)
+    table = {}
+    for token in [r + s for r in ranks for s in suits] + words:
+        try:
+            parsed = raw(token)
+        except CardError:
+            continue
+        if len(parsed) == 1:
+            table[token] = parsed[0]
+    return table
+
+
+_TOKENS = _build_tokens()
+
+
+def _parse_text(text: str) -> tuple:
+    """``parse_cards(text)`` for a str."""
+    try:
+        return tuple([_TOKENS[token] for token in text.split()]) or parse_cards(text)
+    except KeyError:
+        return parse_cards(text)
+
+
+class _Derived:
+    """Values of one Rules object used on every check (computed once per Rules value)."""
+
+    __slots__ = ("laizi", "bomb_from", "joker_510k", "top_bomb", "max_j510k", "sequences", "gunlong",
+                 "sequence_from")
+
+    def __init__(self, rules: Rules):
+        self.laizi = TWO if rules.laizi_single_value == 2 else 3
+        self.bomb_from = max(rules.bomb_min, 3)
+        self.joker_510k = rules.three_jokers == "pure510KSpade"
+        self.top_bomb = rules.four_jokers == "topBomb"
+        self.max_j510k = rules.max_jokers_in_510k
+        self.sequences = tuple((width, kind, max(minimum, 2)) for width, kind, minimum, enabled in (
+            (1, "straight", rules.min_straight, rules.allow_straights),
+            (2, "linked_pairs", rules.min_linked_pairs, True),
+            (3, "linked_triples", rules.min_linked_triples, True)) if enabled)
+        self.gunlong = rules.gunlong
+        # the fewest cards any sequence (or 滚龙) can have under these rules
+        self.sequence_from = min([width * minimum for width, _, minimum in self.sequences]
+                                 + ([8] if rules.gunlong else []))
+
+
+_DERIVED: dict = {}
+
+
+def _derived(rules: Rules) -> _Derived:
+    d = _DERIVED.get(rules)
+    if d is None:
+        if len(_DERIVED) > 256:
+            _DERIVED.clear()
+        d = _DERIVED[rules] = _Derived(rules)
+    return d
+
+
+def _deck_error(cards: tuple, field: str):
+    """``decks_limit_error(cards, DECKS, field)``, answering the common clean case directly."""
+    n = len(cards)
+    if n <= 2:
+        return None
+    if n <= 8:
+        seen = {}
+        jokers = 0
+        for c in cards:
+            rank = c.rank
+            if rank >= SMALL_JOKER:
+                key = rank
+                jokers += 1
+            else:
+                key = (rank, c.suit)
+            count = seen.get(key, 0) + 1
+            if count > DECKS:
+                return decks_limit_error(cards, DECKS, field)
+            seen[key] = count
+        if jokers <= 2 * DECKS:
+            return None
+    return decks_limit_error(cards, DECKS, field)
+
+
 def _readings(cards: tuple, rules: Rules, *, allow_two: bool = False) -> list:
     """Every reading of ``cards`` under ``rules`` (unsorted). ``allow_two`` is for diagnosis only."""
+    d = _derived(rules)
     n = len(cards)
     naturals = [c for c in cards if c.rank < SMALL_JOKER]
     j = n - len(naturals)
-    counts = Counter(c.rank for c in naturals)
-    cards = tuple(sorted(naturals, key=_card_key)) + tuple(c for c in cards if c.rank >= SMALL_JOKER)
-    laizi = TWO if rules.laizi_single_value == 2 else 3
+    counts: dict = {}
+    for c in naturals:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    if j:
+        cards = tuple(sorted(naturals, key=_card_key)) + tuple([c for c in cards if c.rank >= SMALL_JOKER])
+    else:
+        cards = tuple(sorted(naturals, key=_card_key))
     out: list[Reading] = []
+    reading = _reading
 
     # Same-rank groups: single, pair, triple, bomb (jokers alone are groups of the joker value).
     if len(counts) <= 1 and n <= MAX_BOMB:
-        rank = next(iter(counts)) if counts else laizi
+        rank = next(iter(counts)) if counts else d.laizi
         values = (rank,) * n
-        joker_510k = j == 3 and n == 3 and rules.three_jokers == "pure510KSpade"
+        joker_510k = j == 3 and n == 3 and d.joker_510k
         if n == 1:
-            out.append(Reading("single", rank, 1, cards, values, (("joker", j == 1),)))
+            out.append(reading("single", rank, 1, cards, values, (("joker", j == 1),)))
         elif n == 2:
-            out.append(Reading("pair", rank, 2, cards, values))
+            out.append(reading("pair", rank, 2, cards, values))
         elif n == 3 and not joker_510k:
-            out.append(Reading("triple", rank, 3, cards, values))
-        if n >= max(rules.bomb_min, 3) and not joker_510k:
-            if j == 4 and n == 4 and rules.four_jokers == "topBomb":
-                out.append(Reading("four_jokers", ANY_JOKER, 4, cards, (ANY_JOKER,) * 4, (("soft", True),)))
+            out.append(reading("triple", rank, 3, cards, values))
+        if n >= d.bomb_from and not joker_510k:
+            if j == 4 and n == 4 and d.top_bomb:
+                out.append(reading("four_jokers", ANY_JOKER, 4, cards, (ANY_JOKER,) * 4, (("soft", True),)))
             else:
-                out.append(Reading("bomb", rank, n, cards, values, (("soft", j > 0),)))
+                out.append(reading("bomb", rank, n, cards, values, (("soft", j > 0),)))
         if joker_510k:
-            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+            out.append(reading("510k", 13, 3, cards, (5, 10, 13),
                                (("pure", True), ("suit", "s"), ("suited", True))))
 
     # 510K: a 5, a 10 and a K; jokers may fill in (at most max_jokers_in_510k of them).
-    if n == 3 and naturals and j <= rules.max_jokers_in_510k and len(counts) == len(naturals) \
+    if n == 3 and naturals and j <= d.max_j510k and len(counts) == len(naturals) \
             and all(r in _510K_RANKS for r in counts):
         suits = {c.suit for c in naturals}
         suited = None not in suits
         if suited and len(suits) == 1:
             suit = next(iter(suits))
-            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+            out.append(reading("510k", 13, 3, cards, (5, 10, 13),
                                (("pure", True), ("suit", suit), ("suited", True))))
         if j or not (suited and len(suits) == 1):
-            out.append(Reading("510k", 13, 3, cards, (5, 10, 13),
+            out.append(reading("510k", 13, 3, cards, (5, 10, 13),
                                (("pure", False), ("suit", None), ("suited", suited))))
 
     # Sequences: straight (width 1), consecutive pairs (2), consecutive triples (3); no 2s.
-    if naturals:
+    if naturals and n >= d.sequence_from:
         low_nat, high_nat = min(counts), max(counts)
         top_limit = TWO if allow_two else TWO - 1
         if high_nat <= top_limit:
             most = max(counts.values())
-            for width, kind, minimum, enabled in (
-                    (1, "straight", rules.min_straight, rules.allow_straights),
-                    (2, "linked_pairs", rules.min_linked_pairs, True),
-                    (3, "linked_triples", rules.min_linked_triples, True)):
-                if not enabled or n % width or most > width:
+            for width, kind, minimum in d.sequences:
+                if n % width or most > width:
                     continue
                 k = n // width
-                if k < max(minimum, 2) or high_nat - low_nat + 1 > k:
+                if k < minimum or high_nat - low_nat + 1 > k:
                     continue
                 for top in range(max(high_nat, 2 + k), min(low_nat + k - 1, top_limit) + 1):
                     low = top - k + 1
-                    values = tuple(r for r in range(low, top + 1) for _ in range(width))
-                    out.append(Reading(kind, top, n, cards, values, (("low", low),)))
+                    values = tuple([r for r in range(low, top + 1) for _ in range(width)])
+                    out.append(reading(kind, top, n, cards, values, (("low", low),)))
             # 滚龙: two or more consecutive ranks with the same number (≥ 4) of cards each.
-            if rules.gunlong and n >= 8:
+            if d.gunlong and n >= 8:
                 for width in range(4, n // 2 + 1):
                     if n % width or most > width:
                         continue
@@ -317,8 +461,8 @@ def _readings(cards: tuple, rules: Rules, *, allow_two: bool = False) -> list:
                         continue
                     for top in range(max(high_nat, 2 + k), min(low_nat + k - 1, TWO - 1) + 1):
                         low = top - k + 1
-                        values = tuple(r for r in range(low, top + 1) for _ in range(width))
-                        out.append(Reading("gunlong", top, n, cards, values,
+                        values = tuple([r for r in range(low, top + 1) for _ in range(width)])
+                        out.append(reading("gunlong", top, n, cards, values,
                                            (("low", low), ("per_rank", width), ("soft", j > 0))))
     return out
 
@@ -352,15 +496,54 @@ def _strength(reading: Reading, power):
     return (0, reading.rank, _TYPE_ORDER[reading.type], reading.length)
 
 
-@lru_cache(maxsize=32768)
-def _sorted_readings(cards: tuple, rules: Rules) -> tuple:
-    """((reading, power), ...) strongest first."""
+_NOT_JOKER = (("joker", False),)
+_A_JOKER = (("joker", True),)
+_SUIT_STRENGTH_GET = SUIT_STRENGTH.get
+
+
+def _by_strength(rp):
+    return _strength(*rp)
+
+
+def _pairs(cards: tuple, rules: Rules) -> tuple:
+    """((reading, power), ...) strongest first (uncached; singles and pairs answered directly)."""
+    n = len(cards)
+    if n == 1:
+        rank = cards[0].rank
+        if rank < SMALL_JOKER:
+            return ((_reading("single", rank, 1, cards, (rank,), _NOT_JOKER), None),)
+        rank = _derived(rules).laizi
+        return ((_reading("single", rank, 1, cards, (rank,), _A_JOKER), None),)
+    if n == 2 and _derived(rules).sequence_from > 2:
+        a, b = cards
+        ra, rb = a.rank, b.rank
+        if ra < SMALL_JOKER:
+            if rb < SMALL_JOKER:
+                if ra != rb:
+                    return ()
+                if _SUIT_STRENGTH_GET(b.suit, 0) < _SUIT_STRENGTH_GET(a.suit, 0):
+                    cards = (b, a)
+            rank = ra
+        elif rb < SMALL_JOKER:
+            cards, rank = (b, a), rb
+        else:
+            rank = _derived(rules).laizi
+        return ((_reading("pair", rank, 2, cards, (rank, rank)), None),)
     pairs = [(r, _power(r, rules)) for r in _readings(cards, rules)]
-    pairs.sort(key=lambda rp: _strength(*rp), reverse=True)
+    if len(pairs) > 1:
+        pairs.sort(key=_by_strength, reverse=True)
     return tuple(pairs)
 
 
+_sorted_readings = lru_cache(maxsize=32768)(_pairs)
+
+
 def _to_cards(cards, field: str = "cards") -> tuple:
+    if type(cards) is str:
+        try:
+            return _parse_text(cards)
+        except CardError as error:
+            raise CardError(error.message, code=error.code, field=field) from None
     if isinstance(cards, tuple) and all(isinstance(c, Card) for c in cards):
         return cards
     if isinstance(cards, list) and cards and all(isinstance(c, Card) for c in cards):
@@ -446,6 +629,9 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
     the highest reading that beats it. ``players`` is accepted for the common API (always 4).
     """
     rules = _coerce_rules(rules)
+    if type(play) is str and previous_as is None and play_as is None and (
+            previous is None or type(previous) is str) and play.strip().lower() not in _PASS_WORDS:
+        return _check_text(previous, play, rules)
     lead = _is_lead(previous)
     previous_cards = None if lead else _to_cards(previous, "previous")
     if _is_pass(play):
@@ -490,51 +676,60 @@ def _beats(prev: Reading, prev_power, play: Reading, play_power) -> bool:
     return prev_power is None or play_power > prev_power
 
 
-@lru_cache(maxsize=65536)
-def _check(previous: tuple | None, play: tuple, rules: Rules, previous_as, play_as) -> Verdict:
-    error = decks_limit_error(play, DECKS, "play")
+def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, play_as) -> Verdict:
+    error = _deck_error(play, "play")
     if error is not None:
-        return Verdict(False, "too_many_copies", error.message)
-    pairs = _sorted_readings(play, rules)
-    all_readings = tuple(r for r, _ in pairs)
+        return _verdict(False, "too_many_copies", error.message)
+    pairs = _pairs(play, rules)
+    all_readings = tuple([r for r, _ in pairs])
     if play_as is not None:
         declared = _filter(pairs, play_as)
         if not declared:
-            return Verdict(False, "reading_not_possible",
+            return _verdict(False, "reading_not_possible",
                            N_("These cards cannot be read as '{declared}'.", declared=play_as),
                            None, all_readings)
         pairs = declared
     if not pairs:
         code, reason = _diagnose(play, rules)
-        return Verdict(False, code, reason, None, all_readings)
+        return _verdict(False, code, reason, None, all_readings)
 
     if previous is None:
         best = pairs[0][0]
-        return Verdict(True, "ok", N_("Legal lead: {play}.", play=describe(best)), best, all_readings)
+        return _verdict(True, "ok", N_("Legal lead: {play}.", play=describe(best)), best, all_readings)
 
-    error = decks_limit_error(previous, DECKS, "previous")
+    error = _deck_error(previous, "previous")
     if error is not None:
-        return Verdict(False, "too_many_copies",
+        return _verdict(False, "too_many_copies",
                        N_("The play on the table is impossible: {problem}", problem=error.message),
                        None, all_readings)
-    previous_pairs = _sorted_readings(previous, rules)
+    previous_pairs = _pairs(previous, rules)
     if previous_as is not None:
         previous_pairs = _filter(previous_pairs, previous_as)
         if not previous_pairs:
-            return Verdict(False, "reading_not_possible",
+            return _verdict(False, "reading_not_possible",
                            N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
                            None, all_readings)
     if not previous_pairs:
-        return Verdict(False, "previous_not_a_combination",
+        return _verdict(False, "previous_not_a_combination",
                        N_("The cards on the table are not a legal combination, so nothing can follow them."),
                        None, all_readings)
     prev, prev_power = previous_pairs[0]
     for reading, power in pairs:
         if _beats(prev, prev_power, reading, power):
-            return Verdict(True, "ok", _legal_reason(prev, prev_power, reading, power, rules),
+            return _verdict(True, "ok", _legal_reason(prev, prev_power, reading, power, rules),
                            reading, all_readings)
     code, reason, shown = _illegal_reason(prev, prev_power, pairs, play, rules)
-    return Verdict(False, code, reason, shown, all_readings)
+    return _verdict(False, code, reason, shown, all_readings)
+
+
+_check = lru_cache(maxsize=65536)(_evaluate)
+
+
+@lru_cache(maxsize=65536)
+def _check_text(previous: str | None, play: str, rules: Rules) -> Verdict:
+    """``check`` for a play (not a pass) and a previous play written as text, without declarations."""
+    previous_cards = None if _is_lead(previous) else _to_cards(previous, "previous")
+    return _evaluate(previous_cards, _to_cards(play, "play"), rules, None, None)
 
 
 def _legal_reason(prev, prev_power, play, power, rules) -> Text:
@@ -569,7 +764,7 @@ def _illegal_reason(prev, prev_power, pairs, cards, rules):
     limit = _510k_joker_limit(cards, rules)
     if limit is not None:
         wider = dataclasses.replace(rules, max_jokers_in_510k=limit)
-        if any(_beats(prev, _power(prev, wider), r, pw) for r, pw in _sorted_readings(cards, wider)):
+        if any(_beats(prev, _power(prev, wider), r, pw) for r, pw in _pairs(cards, wider)):
             return ("too_many_jokers_in_510k",
                     N_("A 510K may contain at most {limit} joker (house rule maxJokersIn510K), so these cards "
                        "are not a 510K.", limit=rules.max_jokers_in_510k), pairs[0][0])
