@@ -106,8 +106,8 @@ class Rules:
             object.__setattr__(self, "_hash", cached)
         return cached
 
-    def __getstate__(self):  # never carry the (per-process) cached hash through pickle/copy
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+    def __getstate__(self):  # never carry the (per-process) cached hash or derived values through pickle/copy
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_derived")}
 
 
 def _sw(key, help_text, choices=(), kind="choice", minimum=None):
@@ -350,15 +350,12 @@ class _Derived:
                                  + ([8] if rules.gunlong else []))
 
 
-_DERIVED: dict = {}
-
-
 def _derived(rules: Rules) -> _Derived:
-    d = _DERIVED.get(rules)
+    """Derived values, kept on the (frozen) Rules object itself like its hash."""
+    d = rules.__dict__.get("_derived")
     if d is None:
-        if len(_DERIVED) > 256:
-            _DERIVED.clear()
-        d = _DERIVED[rules] = _Derived(rules)
+        d = _Derived(rules)
+        object.__setattr__(rules, "_derived", d)
     return d
 
 
@@ -498,6 +495,7 @@ def _strength(reading: Reading, power):
 
 _NOT_JOKER = (("joker", False),)
 _A_JOKER = (("joker", True),)
+_HARD = (("soft", False),)
 _SUIT_STRENGTH_GET = SUIT_STRENGTH.get
 
 
@@ -529,6 +527,22 @@ def _pairs(cards: tuple, rules: Rules) -> tuple:
         else:
             rank = _derived(rules).laizi
         return ((_reading("pair", rank, 2, cards, (rank, rank)), None),)
+    if 3 <= n <= MAX_BOMB:
+        rank = cards[0].rank
+        if rank < SMALL_JOKER:
+            for c in cards:
+                if c.rank != rank:
+                    break
+            else:  # n natural cards of one rank: a triple and/or a hard bomb, nothing else
+                cards = tuple(sorted(cards, key=_card_key))
+                values = (rank,) * n
+                out = []
+                if n >= _derived(rules).bomb_from:
+                    bomb = _reading("bomb", rank, n, cards, values, _HARD)
+                    out.append((bomb, _power(bomb, rules)))
+                if n == 3:
+                    out.append((_reading("triple", rank, 3, cards, values), None))
+                return tuple(out)
     pairs = [(r, _power(r, rules)) for r in _readings(cards, rules)]
     if len(pairs) > 1:
         pairs.sort(key=_by_strength, reverse=True)
@@ -1084,6 +1098,109 @@ def _xi_bombs(value, players):
     return out
 
 
+# Bright cards written as one natural card token ("7h", "10♠", "q") -> the normalised text.
+_BRIGHT = {token: str(card) for token, card in _TOKENS.items() if not card.is_joker}
+
+
+def _fast_points(value):
+    """A captured-points value that is a plain valid int (or None): the number; else None."""
+    if value is None:
+        return 0
+    if type(value) is int and 0 <= value <= TOTAL_POINTS and not value % 5:
+        return value
+    return None
+
+
+def _validate_fast(facts, rules: Rules):
+    """``_validate(facts, rules)`` for plain, valid facts (exact types, no 喜 bombs); None when the
+    facts need the full checks (which then give the result or the error)."""
+    if type(facts) is not dict or rules.bonus_xi_qian:
+        return None
+    get = facts.get
+    players = get("players")
+    if (type(players) is not list and type(players) is not tuple) or len(players) != PLAYERS:
+        return None
+    for name in players:
+        if type(name) is not str or not name.strip():
+            return None
+    if len(set(players)) != PLAYERS:
+        return None
+    players = list(players)
+    banker = get("banker")
+    if type(banker) is not str or banker not in players:
+        return None
+    shout = get("shout")
+    if shout is None or shout == "" or shout is False:
+        shout = None
+    elif type(shout) is not str or shout not in players or not rules.shout_allowed:
+        return None
+    partner = get("partner")
+    if partner is None or partner == "" or partner is False:
+        partner = None
+    elif type(partner) is not str or partner not in players:
+        return None
+    if shout is None:
+        if partner is None or partner == banker:
+            return None
+    elif partner is not None:
+        return None
+    order = get("order")
+    if order is None:
+        order = []
+    elif type(order) is list or type(order) is tuple:
+        for name in order:
+            if type(name) is not str or name not in players:
+                return None
+        if len(set(order)) != len(order):
+            return None
+        order = list(order)
+    else:
+        return None
+    bright = get("bright_card")
+    if bright is None or bright == "":
+        bright = None
+    elif type(bright) is str and bright in _BRIGHT:
+        bright = _BRIGHT[bright]
+    else:
+        return None
+    normal = {"players": players, "banker": banker, "partner": partner, "shout": shout, "order": order}
+    if shout is not None:
+        if not order:
+            return None
+        normal["captured"] = {}
+        normal["last_hand_points"] = 0
+        if bright is not None:
+            normal["bright_card"] = bright
+        return normal, _shout_outcome(normal, rules)
+    captured_raw = get("captured")
+    if captured_raw is None:
+        captured_raw = {}
+    elif type(captured_raw) is not dict:
+        return None
+    for name in captured_raw:
+        if name not in players:
+            return None
+    captured = {}
+    total = 0
+    for p in players:
+        value = _fast_points(captured_raw.get(p))
+        if value is None:
+            return None
+        captured[p] = value
+        total += value
+    in_hand = _fast_points(get("last_hand_points"))
+    if in_hand is None:
+        return None
+    total += in_hand
+    if total > TOTAL_POINTS or (len(order) >= PLAYERS - 1 and total != TOTAL_POINTS):
+        return None
+    normal["captured"] = captured
+    normal["last_hand_points"] = in_hand
+    if bright is not None:
+        normal["bright_card"] = bright
+    return normal, _team_outcome(normal, rules)
+
+
 def _shout_outcome(f, rules):
     shouter, first = f["shout"], f["order"][0]
     others = [p for p in f["players"] if p != shouter]
@@ -1216,7 +1333,55 @@ def _settle_key(facts, rules, stake):
     return (players, order, captured, scalars, tuple(map(type, scalars)), rules)
 
 
+class _LazySettlement(Settlement):
+    """A :class:`Settlement` whose ``steps`` are written on first access.
+
+    ``steps`` is then a real list of :class:`Text`, kept (assignable as usual); equality with
+    any Settlement compares the fields, copies and pickles are plain Settlements."""
+
+    @property
+    def steps(self) -> list:
+        d = self.__dict__
+        steps = d.get("_steps")
+        if steps is None:
+            steps = d["_steps"] = _steps(*d.pop("_spec"))
+        return steps
+
+    @steps.setter
+    def steps(self, value) -> None:
+        self.__dict__.pop("_spec", None)
+        self.__dict__["_steps"] = value
+
+    def _fields(self) -> tuple:
+        return (self.deltas, self.steps, self.points, self.winners, self.arch, self.multiplier, self.next_dealer)
+
+    def __eq__(self, other):
+        if isinstance(other, Settlement):
+            return self._fields() == (other.deltas, other.steps, other.points, other.winners, other.arch,
+                                      other.multiplier, other.next_dealer)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(Settlement(*self._fields()))
+
+    def __reduce__(self):
+        return (Settlement, self._fields())
+
+
+def _lazy(deltas, spec, points, winners, arch, multiplier, next_dealer) -> Settlement:
+    obj = _new(_LazySettlement)
+    obj.__dict__.update(deltas=deltas, _spec=spec, points=points, winners=winners, arch=arch,
+                        multiplier=multiplier, next_dealer=next_dealer)
+    return obj
+
+
 def _copy(s: Settlement) -> Settlement:
+    d = s.__dict__
+    if "_spec" in d:
+        return _lazy(dict(s.deltas), d["_spec"], dict(s.points), list(s.winners), s.arch, s.multiplier,
+                     s.next_dealer)
     return Settlement(dict(s.deltas), list(s.steps), dict(s.points), list(s.winners), s.arch, s.multiplier,
                       s.next_dealer)
 
@@ -1233,7 +1398,7 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
             key = cached = None
         if cached is not None:
             return _copy(cached)
-    f, outcome = _validate(facts, rules)
+    f, outcome = _validate_fast(facts, rules) or _validate(facts, rules)
     result = _settle(f, outcome, rules, stake)
     if key is not None:
         if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
@@ -1244,12 +1409,45 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
 
 
 def _settle(f, o, rules, stake) -> Settlement:
+    """The numbers of the settlement; the steps are written when first read (:func:`_steps`)."""
+    players = f["players"]
+    b = rules.base_stake
+    m = o["multiplier"]
+    share = m * b
+    winners = o["winners"]
+    if o["kind"] == "shout":
+        shouter, others = o["sides"][0][0], o["sides"][1]
+        sign = 1 if o["first"] == shouter else -1
+        points = {p: -sign * share for p in players}
+        points[shouter] = sign * 3 * share
+        arch = "shout"
+    else:
+        arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
+        points = {p: (share if p in winners else -share) for p in players}
+    xi = f.get("xi_bombs") if rules.bonus_xi_qian else None
+    if xi:
+        for p in players:
+            for size in xi.get(p, ()):
+                gain = (1 if size == 7 else 2) * b
+                points[p] += gain * (PLAYERS - 1)
+                for q in players:
+                    if q != p:
+                        points[q] -= gain
+    if type(stake) is int and stake == 1:
+        deltas = dict(points)
+    else:
+        deltas = apply_stake(points, stake)
+    return _lazy(deltas, (f, o, rules, stake, dict(deltas)), points,
+                 [p for p in players if p in winners], arch, m, f["order"][0])
+
+
+def _steps(f, o, rules, stake, deltas) -> list:
+    """The plain-language steps of a settlement (see :func:`_settle`)."""
     players = f["players"]
     b = rules.base_stake
     m = o["multiplier"]
     share = m * b
     steps: list[Text] = []
-    points = {p: 0 for p in players}
     winners = list(o["winners"])
     if o["kind"] == "shout":
         shouter, others = o["sides"][0][0], o["sides"][1]
@@ -1260,11 +1458,6 @@ def _settle(f, o, rules, stake) -> Settlement:
         else:
             steps.append(N_("{first} went out before {shouter}, so {shouter} loses the shout, ×{m}.",
                             first=o["first"], shouter=shouter, m=m))
-        sign = 1 if o["first"] == shouter else -1
-        points[shouter] = sign * 3 * share
-        for p in others:
-            points[p] = -sign * share
-        arch = "shout"
     else:
         side_a, side_b = o["sides"]
         team, other = o["team"], o["other"]
@@ -1319,11 +1512,6 @@ def _settle(f, o, rules, stake) -> Settlement:
                 steps.append(N_("{team} have {points} < {threshold}: {other} win a {arch}, ×{m}.",
                                 team=_plus(team), points=o["team_points"], threshold=rules.win_threshold,
                                 other=_plus(other), arch=arch_text, m=m))
-        losers = [p for p in players if p not in winners]
-        for p in winners:
-            points[p] = share
-        for p in losers:
-            points[p] = -share
     if b != 1:
         steps.append(N_("Base stake {base}: each share is {m} × {base} = {share}.", base=b, m=m, share=share))
     xi = f.get("xi_bombs") if rules.bonus_xi_qian else None
@@ -1331,13 +1519,8 @@ def _settle(f, o, rules, stake) -> Settlement:
         for p in players:
             for size in xi.get(p, ()):
                 gain = (1 if size == 7 else 2) * b
-                points[p] += gain * (PLAYERS - 1)
-                for q in players:
-                    if q != p:
-                        points[q] -= gain
                 steps.append(N_("{player} played a hard bomb of {size} cards (喜钱): +{gain} from each other player.",
                                 player=p, size=size, gain=gain))
-    deltas = apply_stake(points, stake)
     if o["kind"] == "shout" and not xi:
         shouter, others = o["sides"][0][0], o["sides"][1]
         steps.append(N_("{shouter}: {amount}; {others}: {other_amount} each.", shouter=shouter,
@@ -1351,5 +1534,4 @@ def _settle(f, o, rules, stake) -> Settlement:
         steps.append(N_("Result: {lines}.", lines=", ".join(p + " " + _signed(deltas[p]) for p in players)))
     if stake != 1:
         steps.append(N_("Amounts are points × the stake of {stake} per point.", stake=stake))
-    return Settlement(deltas=deltas, steps=steps, points=points, winners=_seat_sorted(set(winners), players),
-                      arch=arch, multiplier=m, next_dealer=f["order"][0])
+    return steps
