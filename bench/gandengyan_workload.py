@@ -170,8 +170,13 @@ def settlements(n):
 
 
 def _clear():
-    for cached in (g._read_text, g._read_cards, g._profile, g._names, cards_module._parse):
-        cached.cache_clear()
+    """Empty every memo the engine keeps per input: the lru caches of this engine and of the card
+    parser, and the settlement memo. (Data worked out once per Rules value stays, as it would at a
+    table whose rules do not change between hands.)"""
+    for module in (g, cards_module):
+        for value in list(vars(module).values()):
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
     g._MEMO.clear()
 
 

@@ -169,6 +169,7 @@ class Rules:
     def __getstate__(self):  # the cached hash is per process: never pickle it
         state = dict(self.__dict__)
         state.pop("_hash", None)
+        state.pop("_derived", None)
         return state
 
     @property
@@ -232,9 +233,32 @@ _DEFAULT = Rules()
 # Readings (§3.5, §3.6, §9 classify)
 
 
-@lru_cache(maxsize=4096)
 def _names(values: tuple) -> str:
-    return " ".join(RANK_NAMES[v] for v in values)
+    try:
+        return _NAMES[values]
+    except KeyError:
+        return " ".join([RANK_NAMES[v] for v in values])
+
+
+def _name_table() -> dict:
+    """The names of every values tuple a reading can have (same rank, runs, runs of pairs, jokers)."""
+    table = {}
+    for r in range(3, 19):
+        for n in range(1, 25):
+            table[(r,) * n] = " ".join([RANK_NAMES[r]] * n)
+    for s in range(3, 15):
+        for n in range(1, 13):
+            if s + n - 1 <= ACE:
+                table[tuple(range(s, s + n))] = " ".join([RANK_NAMES[v] for v in range(s, s + n)])
+                values = tuple(v for r in range(s, s + n) for v in (r, r))
+                table[values] = " ".join([RANK_NAMES[v] for v in values])
+    for a in (SMALL_JOKER, BIG_JOKER, 18):
+        for b in (SMALL_JOKER, BIG_JOKER, 18):
+            table[(a, b)] = RANK_NAMES[a] + " " + RANK_NAMES[b]
+    return table
+
+
+_NAMES = _name_table()
 
 
 def describe(reading: Reading) -> str:
@@ -487,11 +511,11 @@ _BAD_RULES = N_("The house rules could not be read: {message}")
 
 
 def _t(template: Text, **params) -> Text:
-    return Text(template.template, params)
+    return _text(template.template, params)
 
 
 def _verdict(legal, code, template, _reading=None, _readings=(), **params) -> Verdict:
-    return Verdict(legal, code, Text(template.template, params), _reading, _readings)
+    return _new_verdict(legal, code, _text(template.template, params), _reading, _readings)
 
 
 def _no_reading_verdict(cards: tuple, rules: Rules) -> Verdict:
@@ -591,6 +615,232 @@ def _is_lead(previous) -> bool:
     return isinstance(previous, (tuple, list)) and len(previous) == 0
 
 
+# --------------------------------------------------------------------------------------------
+# The fast path of check(): card text written as separate cards ("7s 8h JK 10d"), a Rules value,
+# a valid player count, no declared reading. Anything else, and anything unusual found on the
+# way (an unknown token, too many copies, no reading, a forbidden last 2), goes through
+# _check_general, which gives every verdict and error. Nothing here is memoised per input.
+#
+# A card is an int key: rank * 8 + suit order (none 0, c 1, d 2, h 3, s 4, so keys sort like
+# (rank, suit or "")); the small and big jokers get 1 (a deck holds them once), JK gets 0.
+# key >> 3 is the rank, key & 7 is set for the cards a deck holds once, key < 128 for naturals.
+
+_NEW = object.__new__
+_STR_NEW = str.__new__
+
+
+def _text(template: str, params: dict) -> Text:
+    """``Text(template, params)`` for a params dict nobody else holds (no copy)."""
+    obj = _STR_NEW(Text, template.format_map(params) if params else template)
+    obj.template = template
+    obj.params = params
+    return obj
+
+
+def _plain_dataclass(cls) -> bool:
+    """Can instances be filled through ``__dict__`` exactly as ``__init__`` would fill them?"""
+    return ("__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
+            and hasattr(_NEW(cls), "__dict__"))
+
+
+if _plain_dataclass(Reading) and _plain_dataclass(Verdict):
+    def _new_reading(type_, rank, length, cards, values, extra) -> Reading:
+        r = _NEW(Reading)
+        d = r.__dict__
+        d["type"] = type_
+        d["rank"] = rank
+        d["length"] = length
+        d["cards"] = cards
+        d["values"] = values
+        d["extra"] = extra
+        return r
+
+    def _new_verdict(legal, code, reason, play, readings) -> Verdict:
+        v = _NEW(Verdict)
+        d = v.__dict__
+        d["legal"] = legal
+        d["code"] = code
+        d["reason"] = reason
+        d["play"] = play
+        d["readings"] = readings
+        return v
+else:  # pragma: no cover - only if common.py changes its dataclasses
+    _new_reading = Reading
+    _new_verdict = Verdict
+
+_SUIT_ORDER = {None: 0, "c": 1, "d": 2, "h": 3, "s": 4}
+_KEY_CARD: dict = {}  # key -> Card
+_KEY_TEXT: dict = {}  # key -> str(Card)
+_TOKEN_KEY: dict = {}  # one card as written ("10h", "t♥", "jk", "大王") -> key
+
+
+def _card_key(card: Card) -> int:
+    if card.rank >= SMALL_JOKER:
+        return card.rank * 8 + (card.rank != 18)
+    return card.rank * 8 + _SUIT_ORDER[card.suit]
+
+
+def _build_tokens() -> None:
+    """Every way to write one card on its own, read by the card parser itself."""
+    ranks = ("3", "4", "5", "6", "7", "8", "9", "10", "T", "t", "J", "j", "Q", "q", "K", "k", "A", "a", "2")
+    suits = ("", "s", "h", "c", "d", "S", "H", "C", "D", "♠", "♥", "♣", "♦", "♤", "♡", "♧", "♢")
+    words = [r + s for r in ranks for s in suits]
+    for word in ("SJ", "BJ", "JK"):
+        words += [word, word.lower(), word[0] + word[1].lower(), word[0].lower() + word[1]]
+    words += ["小王", "大王", "王"]
+    for word in words:
+        if word.split() != [word]:
+            continue
+        try:
+            cards = parse_cards(word)
+        except CardError:
+            continue
+        if len(cards) == 1:
+            key = _card_key(cards[0])
+            _KEY_CARD.setdefault(key, cards[0])
+            _KEY_TEXT.setdefault(key, str(cards[0]))
+            _TOKEN_KEY[word] = key
+
+
+_build_tokens()
+
+_EXTRA_HARD = (("soft", False),)
+_EXTRA_SOFT = (("soft", True),)
+_EXTRA_JOKER = (("joker", True),)
+
+
+def _fits(keys: list, n_decks: int) -> bool:
+    """Do these cards fit in ``n_decks`` decks (copies of a rank, jokers, cards a deck holds once)?"""
+    n = len(keys)
+    if n <= n_decks:
+        return True
+    once = [k for k in keys if k & 7]
+    if len(once) > 1 and len(set(once)) != len(once):
+        if n_decks == 1:
+            return False
+        for k in set(once):
+            if once.count(k) > n_decks:
+                return False
+    ranks = [k >> 3 for k in keys if k < 128]
+    if n - len(ranks) > JOKERS_PER_DECK * n_decks:
+        return False
+    limit = 4 * n_decks
+    if len(ranks) > limit:
+        for r in set(ranks):
+            if ranks.count(r) > limit:
+                return False
+    return True
+
+
+def _reading_order(r: Reading) -> tuple:
+    return (r.type in _BOMB_TYPES, r.rank, r.values[-1])
+
+
+def _aligned_keys(naturals: list, jokers: list, values: tuple) -> tuple:
+    """_aligned for keys: naturals sorted high to low, jokers as played."""
+    cards = _KEY_CARD
+    pool = {}
+    for k in naturals:
+        r = k >> 3
+        if r in pool:
+            pool[r].append(k)
+        else:
+            pool[r] = [k]
+    jokers = list(jokers)
+    out = []
+    for v in values:
+        bucket = pool.get(v)
+        out.append(cards[bucket.pop()] if bucket else cards[jokers.pop()])
+    return tuple(out)
+
+
+def _key_readings(keys: list, tib: bool, jbomb: str, jsingle: bool) -> tuple:
+    """_readings of the cards with these keys (the same readings, in the same order)."""
+    cards = _KEY_CARD
+    n = len(keys)
+    naturals = [k for k in keys if k < 128]
+    if len(naturals) == n:  # no joker: at most one reading
+        if n == 1:
+            k = keys[0]
+            r = k >> 3
+            return (_new_reading(SINGLE, r, 1, (cards[k],), (r,), _EXTRA_HARD),)
+        naturals.sort()
+        lo, hi = naturals[0] >> 3, naturals[-1] >> 3
+        if lo == hi:
+            kind = PAIR if n == 2 else TRIPLE if n == 3 and not tib else BOMB
+            return (_new_reading(kind, lo, n, tuple([cards[k] for k in naturals]), (lo,) * n, _EXTRA_HARD),)
+        if hi == TWO or n < 3:
+            return ()
+        ranks = [k >> 3 for k in naturals]
+        run = list(range(lo, hi + 1))
+        if ranks == run:
+            return (_new_reading(STRAIGHT, lo, n, tuple([cards[k] for k in naturals]), tuple(run),
+                                 _EXTRA_HARD),)
+        if n % 2 == 0 and n >= 4:
+            firsts = ranks[0::2]
+            if firsts == run and firsts == ranks[1::2]:
+                return (_new_reading(CONNECTED_PAIRS, lo, n, tuple([cards[k] for k in naturals]), tuple(ranks),
+                                     _EXTRA_HARD),)
+        return ()
+    jokers = [k for k in keys if k >= 128]
+    if not naturals:
+        if n == 1 and jsingle:
+            k = keys[0]
+            return (_new_reading(SINGLE, JOKER, 1, (cards[k],), (k >> 3,), _EXTRA_JOKER),)
+        if n == 2 and jbomb != "off":
+            a, b = sorted(jokers)
+            ra, rb = a >> 3, b >> 3
+            if not (ra == rb and ra != 18):
+                return (_new_reading(JOKER_BOMB, JOKER, 2, (cards[a], cards[b]), (ra, rb), _EXTRA_HARD),)
+        return ()
+    naturals.sort(reverse=True)
+    ranks = [k >> 3 for k in naturals]
+    hi, lo = ranks[0], ranks[-1]
+    out = []
+    if lo == hi and lo != TWO:
+        kind = PAIR if n == 2 else TRIPLE if n == 3 and not tib else BOMB
+        ordered = tuple([cards[k] for k in reversed(naturals)] + [cards[k] for k in jokers])
+        out.append(_new_reading(kind, lo, n, ordered, (lo,) * n, _EXTRA_SOFT))
+    if hi != TWO:
+        m = len(ranks)
+        if 3 <= n <= 12 and len(set(ranks)) == m:
+            for s in range(min(lo, ACE - n + 1), max(3, hi - n + 1) - 1, -1):
+                values = tuple(range(s, s + n))
+                out.append(_new_reading(STRAIGHT, s, n, _aligned_keys(naturals, jokers, values), values,
+                                        _EXTRA_SOFT))
+        k = n // 2
+        if n % 2 == 0 and 2 <= k <= 12 and all(ranks[i] != ranks[i + 2] for i in range(m - 2)):
+            for s in range(min(lo, ACE - k + 1), max(3, hi - k + 1) - 1, -1):
+                values = tuple([v for r in range(s, s + k) for v in (r, r)])
+                out.append(_new_reading(CONNECTED_PAIRS, s, n, _aligned_keys(naturals, jokers, values), values,
+                                        _EXTRA_SOFT))
+    if len(out) > 1:
+        out.sort(key=_reading_order, reverse=True)
+    return tuple(out)
+
+
+class _Derived:
+    """What check() and settle() need from a Rules value, worked out once per Rules object."""
+
+    __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden")
+
+    def __init__(self, rules: Rules):
+        self.tib = rules.triple_is_bomb
+        self.jbomb = rules.joker_bomb
+        self.jsingle = rules.joker_single
+        self.decks = (None, None) + tuple(decks(rules, p) for p in range(2, PLAYER_RANGE[1] + 1))
+        self.decks_none = decks(rules, None)
+        self.two_forbidden = rules.two_as_last_card == "forbidden"
+
+
+def _derive(rules: Rules) -> _Derived:
+    derived = rules.__dict__.get("_derived")
+    if derived is None:
+        derived = _Derived(rules)
+        rules.__dict__["_derived"] = derived
+    return derived
+
+
 def check(previous, play, rules: Rules = None, *, players: int | None = None, previous_as=None,
           play_as=None, last_card: bool = False) -> Verdict:
     """May ``play`` follow ``previous`` (``None``, ``""`` or ``"-"`` = a lead)? §3.7.
@@ -600,6 +850,59 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
     Unreadable card text raises :class:`CardError` (field ``previous``, ``play``, ``previous_as``
     or ``play_as``); anything else wrong gives an illegal :class:`Verdict`.
     """
+    if rules is None:
+        rules = _DEFAULT
+    if type(play) is not str or type(rules) is not Rules or previous_as is not None or play_as is not None:
+        return _check_general(previous, play, rules, players=players, previous_as=previous_as,
+                              play_as=play_as, last_card=last_card)
+    derived = rules.__dict__.get("_derived") or _derive(rules)
+    if players is None:
+        n_decks = derived.decks_none
+    elif type(players) is int and PLAYER_RANGE[0] <= players <= PLAYER_RANGE[1]:
+        n_decks = derived.decks[players]
+    else:
+        n_decks = 0
+    table = _TOKEN_KEY
+    try:
+        keys = [table[t] for t in play.split()]
+        if previous is None:
+            top_keys = None
+        elif type(previous) is str:
+            top_keys = [table[t] for t in previous.split()] if previous.strip() != "-" else None
+            if not top_keys:
+                top_keys = None
+        else:
+            n_decks = 0
+    except KeyError:
+        n_decks = 0
+    if not n_decks or not keys or (last_card and derived.two_forbidden) or not _fits(
+            keys if top_keys is None else top_keys + keys, n_decks):
+        return _check_general(previous, play, rules, players=players, last_card=last_card)
+    readings = _key_readings(keys, derived.tib, derived.jbomb, derived.jsingle)
+    if not readings:
+        return _check_general(previous, play, rules, players=players, last_card=last_card)
+    if top_keys is None:  # a lead
+        best = readings[0]
+        if len(readings) > 1:
+            return _new_verdict(True, "lead_ok", _text(_LEAD_AMBIGUOUS.template, {
+                "cards": " ".join([_KEY_TEXT[k] for k in keys]), "count": len(readings),
+                "readings": "; ".join([_names(r.values) for r in readings]), "play": _names(best.values)}),
+                best, readings)
+        return _new_verdict(True, "lead_ok", _text(_LEAD[best.type].template, {"play": _show(best)}), best,
+                            readings)
+    top_readings = _key_readings(top_keys, derived.tib, derived.jbomb, derived.jsingle)
+    if not top_readings:
+        return _check_general(previous, play, rules, players=players, last_card=last_card)
+    top = top_readings[0]
+    for cand in readings:
+        if beats(top, cand, rules):
+            return _new_verdict(True, "ok", _why_beats(top, cand, rules), cand, readings)
+    return _why_not(top, readings, readings, rules)
+
+
+def _check_general(previous, play, rules: Rules = None, *, players: int | None = None, previous_as=None,
+                   play_as=None, last_card: bool = False) -> Verdict:
+    """:func:`check` for any input: text, tuples or lists of cards, declared readings, errors."""
     if rules is None:
         rules = _DEFAULT
     elif not isinstance(rules, Rules):
