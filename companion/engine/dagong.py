@@ -1183,11 +1183,14 @@ def _validate_fast(facts, rules: Rules):
     captured = {}
     total = 0
     for p in players:
-        value = _fast_points(captured_raw.get(p))
-        if value is None:
+        value = captured_raw.get(p)
+        if type(value) is int and 0 <= value <= TOTAL_POINTS and not value % 5:
+            total += value
+        elif value is None:
+            value = 0
+        else:
             return None
         captured[p] = value
-        total += value
     in_hand = _fast_points(get("last_hand_points"))
     if in_hand is None:
         return None
@@ -1212,24 +1215,25 @@ def _shout_outcome(f, rules):
 
 def _team_outcome(f, rules):
     players, order, cap = f["players"], f["order"], f["captured"]
-    side_a = _seat_sorted({f["banker"], f["partner"]}, players)
-    side_b = [p for p in players if p not in side_a]
-    team_of = {p: (side_a if p in side_a else side_b) for p in players}
+    banker, banker_partner = f["banker"], f["partner"]
+    side_a = [p for p in players if p == banker or p == banker_partner]  # seat order
+    side_b = [p for p in players if p != banker and p != banker_partner]
     if not order:
         _fail(N_("The hand is not over: nobody has gone out yet; play on until three players are out, or until "
                  "the first two out are partners."), "hand_not_over", "order")
     first = order[0]
-    mine = team_of[first]
-    other = side_b if mine is side_a else side_a
-    partner = next(p for p in mine if p != first)
-    outcome = {"sides": (side_a, side_b), "first": first, "team": mine, "other": other}
+    if first == banker or first == banker_partner:
+        mine, other = side_a, side_b
+    else:
+        mine, other = side_b, side_a
+    partner = mine[1] if mine[0] == first else mine[0]
     if len(order) == 1:
         _fail(N_("The hand is not over: only {first} has gone out; play on until three players are out, or until "
                  "an early end (E12, E1, E2, E3) applies.", first=first), "hand_not_over", "order")
     second = order[1]
     team_points = cap[first] + cap[partner]
-    other_points = sum(cap[p] for p in other)
-    outcome["second"] = second
+    other_points = cap[other[0]] + cap[other[1]]
+    outcome = {"sides": (side_a, side_b), "first": first, "team": mine, "other": other, "second": second}
     if second == partner:  # E12
         m = 4 if other_points == 0 else 2
         outcome.update(kind="e12", winners=mine, multiplier=m, other_points=other_points)
@@ -1256,18 +1260,19 @@ def _team_outcome(f, rules):
                  team_points=team_points), "hand_not_over", "order")
     third = order[2]
     last = order[3] if len(order) > 3 else next(p for p in players if p not in order[:3])
-    after = dict(cap)
-    after[first] += cap[last]
-    after[last] -= cap[last]
-    after[third] += f["last_hand_points"]
-    points = after[first] + after[partner]
+    # last's captured points go to first, the points in last's hand to third; the partner is third or last
+    in_hand = f["last_hand_points"]
+    if partner == third:
+        points = cap[first] + cap[last] + cap[partner] + in_hand
+    else:
+        points = cap[first] + cap[last]
     threshold = rules.win_threshold
     always = rules.first_third_always_wins and third == partner
     mine_win = always or points >= threshold
     winner_points = points if mine_win else TOTAL_POINTS - points
     m = rules.shutout_multiplier_13_14 if winner_points == TOTAL_POINTS else 1
     outcome.update(kind="full", winners=mine if mine_win else other, multiplier=m, third=third, last=last,
-                   moved=cap[last], in_hand=f["last_hand_points"], team_points=points, always=always)
+                   moved=cap[last], in_hand=in_hand, team_points=points, always=always)
     return outcome
 
 
@@ -1416,14 +1421,15 @@ def _settle(f, o, rules, stake) -> Settlement:
     share = m * b
     winners = o["winners"]
     if o["kind"] == "shout":
-        shouter, others = o["sides"][0][0], o["sides"][1]
+        shouter = o["sides"][0][0]
         sign = 1 if o["first"] == shouter else -1
         points = {p: -sign * share for p in players}
         points[shouter] = sign * 3 * share
         arch = "shout"
     else:
         arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
-        points = {p: (share if p in winners else -share) for p in players}
+        loss = -share
+        points = {p: (share if p in winners else loss) for p in players}
     xi = f.get("xi_bombs") if rules.bonus_xi_qian else None
     if xi:
         for p in players:
@@ -1433,16 +1439,15 @@ def _settle(f, o, rules, stake) -> Settlement:
                 for q in players:
                     if q != p:
                         points[q] -= gain
-    if type(stake) is int and stake == 1:
-        deltas = dict(points)
-    else:
-        deltas = apply_stake(points, stake)
-    return _lazy(deltas, (f, o, rules, stake, dict(deltas)), points,
-                 [p for p in players if p in winners], arch, m, f["order"][0])
+    deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
+    return _lazy(deltas, (f, o, rules, stake), points, [p for p in players if p in winners], arch, m,
+                 f["order"][0])
 
 
-def _steps(f, o, rules, stake, deltas) -> list:
-    """The plain-language steps of a settlement (see :func:`_settle`)."""
+def _steps(f, o, rules, stake) -> list:
+    """The plain-language steps of a settlement (see :func:`_settle`; its numbers are worked out again
+    here, so that changes to the returned dicts do not show in the steps)."""
+    deltas = _settle(f, o, rules, stake).deltas
     players = f["players"]
     b = rules.base_stake
     m = o["multiplier"]
