@@ -249,8 +249,8 @@ ARCH_NAMES = {"half": N_("half arch (半拱)"), "straight": N_("straight arch (�
               "dry": N_("dry arch (干带直)"), "shout": N_("shout (独牌)")}
 
 
-def _card_key(card: Card):
-    return (card.rank, SUIT_STRENGTH.get(card.suit, 0))
+def _card_key(card: Card, _strength=SUIT_STRENGTH.get):
+    return (card.rank, _strength(card.suit, 0))
 
 
 def _name(rank: int) -> str:
@@ -267,13 +267,24 @@ _new = object.__new__
 def _reading(kind, rank, length, cards, values=(), extra=()) -> Reading:
     """``Reading(kind, rank, length, cards, values, extra)`` without the frozen-dataclass __init__."""
     obj = _new(Reading)
-    obj.__dict__.update(type=kind, rank=rank, length=length, cards=cards, values=values, extra=extra)
+    d = obj.__dict__
+    d["type"] = kind
+    d["rank"] = rank
+    d["length"] = length
+    d["cards"] = cards
+    d["values"] = values
+    d["extra"] = extra
     return obj
 
 
 def _verdict(legal, code, reason, play=None, readings=()) -> Verdict:
     obj = _new(Verdict)
-    obj.__dict__.update(legal=legal, code=code, reason=reason, play=play, readings=readings)
+    d = obj.__dict__
+    d["legal"] = legal
+    d["code"] = code
+    d["reason"] = reason
+    d["play"] = play
+    d["readings"] = readings
     return obj
 
 
@@ -695,7 +706,7 @@ def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, pl
     if error is not None:
         return _verdict(False, "too_many_copies", error.message)
     pairs = _pairs(play, rules)
-    all_readings = tuple([r for r, _ in pairs])
+    all_readings = (pairs[0][0],) if len(pairs) == 1 else tuple([r for r, _ in pairs])
     if play_as is not None:
         declared = _filter(pairs, play_as)
         if not declared:
@@ -857,7 +868,7 @@ def _cap(text: Text) -> Text:
     """The same phrase with a capital first letter (the template gets one too)."""
     if not text or not text[0].islower():
         return text
-    return Text(text.template[0].upper() + text.template[1:], text.params)
+    return N_(text.template[0].upper() + text.template[1:], **text.params)
 
 
 def _510k_joker_limit(cards: tuple, rules: Rules):
