@@ -585,18 +585,39 @@ def classify(cards, rules: Rules = DEFAULT_RULES) -> tuple:
     return tuple(r for r, _ in _sorted_readings(_to_cards(cards), rules))
 
 
+_RANK_NAME = RANK_NAMES.get
+
+
+def _T(value: str, template: str, params: dict) -> Text:
+    """The Text ``N_(template, **params)`` whose sentence ``value`` is already written out."""
+    obj = _str_new(Text, value)
+    obj.template = template
+    obj.params = params
+    return obj
+
+
+# The templates of the commonest phrases (written out directly in describe; same sentences as N_ gives).
+_PAIR_OF = N_("a pair of {rank}").template
+_SINGLE = N_("a single {rank}").template
+_SINGLE_JOKER = N_("a single joker (counts as {rank})").template
+_TRIPLE_OF = N_("a triple of {rank}").template
+
+
 def describe(reading: Reading) -> Text:
     """A short phrase for a reading, such as "a pair of 8" or "a pure 510K of ♥"."""
     kind, rank = reading.type, reading.rank
-    extra = dict(reading.extra)
-    if kind == "single":
-        if extra.get("joker"):
-            return N_("a single joker (counts as {rank})", rank=_name(rank))
-        return N_("a single {rank}", rank=_name(rank))
+    name = _RANK_NAME(rank)
+    if name is None:
+        name = str(rank)
     if kind == "pair":
-        return N_("a pair of {rank}", rank=_name(rank))
+        return _T("a pair of " + name, _PAIR_OF, {"rank": name})
+    if kind == "single":
+        if dict(reading.extra).get("joker"):
+            return _T("a single joker (counts as " + name + ")", _SINGLE_JOKER, {"rank": name})
+        return _T("a single " + name, _SINGLE, {"rank": name})
     if kind == "triple":
-        return N_("a triple of {rank}", rank=_name(rank))
+        return _T("a triple of " + name, _TRIPLE_OF, {"rank": name})
+    extra = dict(reading.extra)
     if kind in ("linked_pairs", "linked_triples", "straight"):
         low = extra.get("low", rank)
         if kind == "linked_pairs":
