@@ -703,6 +703,7 @@ def _build_tokens() -> None:
 
 
 _build_tokens()
+_card_of = _KEY_CARD.__getitem__
 
 _EXTRA_HARD = (("soft", False),)
 _EXTRA_SOFT = (("soft", True),)
@@ -712,23 +713,24 @@ _EXTRA_JOKER = (("joker", True),)
 def _fits(keys: list, n_decks: int) -> bool:
     """Do these cards fit in ``n_decks`` decks (copies of a rank, jokers, cards a deck holds once)?"""
     n = len(keys)
-    if n <= n_decks:
-        return True
-    once = [k for k in keys if k & 7]
-    if len(once) > 1 and len(set(once)) != len(once):
-        if n_decks == 1:
+    if n - len(set(keys)) >= n_decks:  # some card may be there more than n_decks times
+        once = [k for k in keys if k & 7]
+        if len(once) - len(set(once)) >= n_decks:
+            once.sort()
+            for i in range(len(once) - n_decks):
+                if once[i] == once[i + n_decks]:
+                    return False
+    if n > JOKERS_PER_DECK * n_decks:
+        if keys.count(129) + keys.count(137) + keys.count(144) > JOKERS_PER_DECK * n_decks:
             return False
-        for k in set(once):
-            if once.count(k) > n_decks:
-                return False
-    ranks = [k >> 3 for k in keys if k < 128]
-    if n - len(ranks) > JOKERS_PER_DECK * n_decks:
-        return False
-    limit = 4 * n_decks
-    if len(ranks) > limit:
-        for r in set(ranks):
-            if ranks.count(r) > limit:
-                return False
+        limit = 4 * n_decks
+        if n > limit:
+            ranks = [k >> 3 for k in keys if k < 128]
+            if len(ranks) > limit:
+                ranks.sort()
+                for i in range(len(ranks) - limit):
+                    if ranks[i] == ranks[i + limit]:
+                        return False
     return True
 
 
@@ -756,32 +758,32 @@ def _aligned_keys(naturals: list, jokers: list, values: tuple) -> tuple:
 
 def _key_readings(keys: list, tib: bool, jbomb: str, jsingle: bool) -> tuple:
     """_readings of the cards with these keys (the same readings, in the same order)."""
-    cards = _KEY_CARD
     n = len(keys)
-    naturals = [k for k in keys if k < 128]
-    if len(naturals) == n:  # no joker: at most one reading
-        if n == 1:
-            k = keys[0]
+    if n == 1:
+        k = keys[0]
+        if k < 128:
             r = k >> 3
-            return (_new_reading(SINGLE, r, 1, (cards[k],), (r,), _EXTRA_HARD),)
-        naturals.sort()
+            return (_new_reading(SINGLE, r, 1, (_KEY_CARD[k],), (r,), _EXTRA_HARD),)
+    elif max(keys) < 128:  # no joker: at most one reading
+        naturals = sorted(keys)
         lo, hi = naturals[0] >> 3, naturals[-1] >> 3
         if lo == hi:
             kind = PAIR if n == 2 else TRIPLE if n == 3 and not tib else BOMB
-            return (_new_reading(kind, lo, n, tuple([cards[k] for k in naturals]), (lo,) * n, _EXTRA_HARD),)
+            return (_new_reading(kind, lo, n, tuple(map(_card_of, naturals)), (lo,) * n, _EXTRA_HARD),)
         if hi == TWO or n < 3:
             return ()
         ranks = [k >> 3 for k in naturals]
         run = list(range(lo, hi + 1))
         if ranks == run:
-            return (_new_reading(STRAIGHT, lo, n, tuple([cards[k] for k in naturals]), tuple(run),
-                                 _EXTRA_HARD),)
+            return (_new_reading(STRAIGHT, lo, n, tuple(map(_card_of, naturals)), tuple(run), _EXTRA_HARD),)
         if n % 2 == 0 and n >= 4:
             firsts = ranks[0::2]
             if firsts == run and firsts == ranks[1::2]:
-                return (_new_reading(CONNECTED_PAIRS, lo, n, tuple([cards[k] for k in naturals]), tuple(ranks),
+                return (_new_reading(CONNECTED_PAIRS, lo, n, tuple(map(_card_of, naturals)), tuple(ranks),
                                      _EXTRA_HARD),)
         return ()
+    cards = _KEY_CARD
+    naturals = [k for k in keys if k < 128]
     jokers = [k for k in keys if k >= 128]
     if not naturals:
         if n == 1 and jsingle:
