@@ -343,7 +343,7 @@ class _Derived:
     """Values of one Rules object used on every check (computed once per Rules value)."""
 
     __slots__ = ("laizi", "bomb_from", "joker_510k", "top_bomb", "max_j510k", "sequences", "gunlong",
-                 "sequence_from")
+                 "sequence_from", "pairs_from", "triples_from")
 
     def __init__(self, rules: Rules):
         self.laizi = TWO if rules.laizi_single_value == 2 else 3
@@ -356,6 +356,8 @@ class _Derived:
             (2, "linked_pairs", rules.min_linked_pairs, True),
             (3, "linked_triples", rules.min_linked_triples, True)) if enabled)
         self.gunlong = rules.gunlong
+        self.pairs_from = max(rules.min_linked_pairs, 2)
+        self.triples_from = max(rules.min_linked_triples, 2)
         # the fewest cards any sequence (or 滚龙) can have under these rules
         self.sequence_from = min([width * minimum for width, _, minimum in self.sequences]
                                  + ([8] if rules.gunlong else []))
@@ -507,6 +509,7 @@ def _strength(reading: Reading, power):
 _NOT_JOKER = (("joker", False),)
 _A_JOKER = (("joker", True),)
 _HARD = (("soft", False),)
+_SOFT = (("soft", True),)
 _SUIT_STRENGTH_GET = SUIT_STRENGTH.get
 
 
@@ -538,7 +541,49 @@ def _pairs(cards: tuple, rules: Rules) -> tuple:
         else:
             rank = _derived(rules).laizi
         return ((_reading("pair", rank, 2, cards, (rank, rank)), None),)
-    if 3 <= n <= MAX_BOMB:
+    if 3 <= n <= 7:
+        counts: dict = {}
+        jokers = 0
+        for c in cards:
+            rank = c.rank
+            if rank < SMALL_JOKER:
+                counts[rank] = counts.get(rank, 0) + 1
+            else:
+                jokers += 1
+        if len(counts) == 1:
+            ((rank, count),) = counts.items()
+            if not jokers:  # n natural cards of one rank: a triple and/or a hard bomb, nothing else
+                cards = tuple(sorted(cards, key=_card_key))
+                values = (rank,) * n
+                out = []
+                if n >= _derived(rules).bomb_from:
+                    bomb = _reading("bomb", rank, n, cards, values, _HARD)
+                    out.append((bomb, _power(bomb, rules)))
+                if n == 3:
+                    out.append((_reading("triple", rank, 3, cards, values), None))
+                return tuple(out)
+            if count >= 3 and n >= 4 and not (count == 3 and n == 6):
+                # three or more of a rank and jokers, at most 7 cards: a soft bomb, nothing else (a sequence
+                # needs at most 2 or 3 naturals of a rank; 滚龙 needs 8 cards; 510K exactly 3)
+                cards = tuple(sorted([c for c in cards if c.rank < SMALL_JOKER], key=_card_key)) + tuple(
+                    [c for c in cards if c.rank >= SMALL_JOKER])
+                bomb = _reading("bomb", rank, n, cards, (rank,) * n, _SOFT)
+                return ((bomb, _power(bomb, rules)),)
+        elif not jokers:
+            k = len(counts)
+            width = n // k
+            if k * width == n and (width == 2 or width == 3):
+                low, high = min(counts), max(counts)
+                d = _derived(rules)
+                if high - low + 1 == k and high < TWO and k >= (d.pairs_from if width == 2 else d.triples_from):
+                    for count in counts.values():
+                        if count != width:
+                            break
+                    else:  # consecutive pairs or triples (at most 7 cards: not a straight, 滚龙 or group)
+                        values = tuple([r for r in range(low, high + 1) for _ in range(width)])
+                        return ((_reading("linked_pairs" if width == 2 else "linked_triples", high, n,
+                                          tuple(sorted(cards, key=_card_key)), values, (("low", low),)), None),)
+    elif 8 <= n <= MAX_BOMB:
         rank = cards[0].rank
         if rank < SMALL_JOKER:
             for c in cards:
