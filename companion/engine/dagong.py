@@ -934,7 +934,11 @@ def _cap(text: Text) -> Text:
     """The same phrase with a capital first letter (the template gets one too)."""
     if not text or not text[0].islower():
         return text
-    return N_(text.template[0].upper() + text.template[1:], **text.params)
+    template = text.template
+    first = template[0]
+    if first == text[0]:  # a literal first letter: capitalise the sentence as it is
+        return _T(first.upper() + text[1:], first.upper() + template[1:], dict(text.params))
+    return N_(first.upper() + template[1:], **text.params)
 
 
 def _510k_joker_limit(cards: tuple, rules: Rules):
