@@ -1201,24 +1201,27 @@ def _validate_fast(facts, rules: Rules):
     players = get("players")
     if (type(players) is not list and type(players) is not tuple) or len(players) != PLAYERS:
         return None
-    for name in players:
-        if type(name) is not str or not name.strip():
-            return None
-    if len(set(players)) != PLAYERS:
+    a, b, c, d = players
+    if type(a) is not str or type(b) is not str or type(c) is not str or type(d) is not str:
         return None
-    players = list(players)
+    if not (a.strip() and b.strip() and c.strip() and d.strip()):
+        return None
+    seats = {a, b, c, d}
+    if len(seats) != PLAYERS:
+        return None
+    players = [a, b, c, d]
     banker = get("banker")
-    if type(banker) is not str or banker not in players:
+    if type(banker) is not str or banker not in seats:
         return None
     shout = get("shout")
     if shout is None or shout == "" or shout is False:
         shout = None
-    elif type(shout) is not str or shout not in players or not rules.shout_allowed:
+    elif type(shout) is not str or shout not in seats or not rules.shout_allowed:
         return None
     partner = get("partner")
     if partner is None or partner == "" or partner is False:
         partner = None
-    elif type(partner) is not str or partner not in players:
+    elif type(partner) is not str or partner not in seats:
         return None
     if shout is None:
         if partner is None or partner == banker:
@@ -1230,7 +1233,7 @@ def _validate_fast(facts, rules: Rules):
         order = []
     elif type(order) is list or type(order) is tuple:
         for name in order:
-            if type(name) is not str or name not in players:
+            if type(name) is not str or name not in seats:
                 return None
         if len(set(order)) != len(order):
             return None
@@ -1258,9 +1261,8 @@ def _validate_fast(facts, rules: Rules):
         captured_raw = {}
     elif type(captured_raw) is not dict:
         return None
-    for name in captured_raw:
-        if name not in players:
-            return None
+    if not seats.issuperset(captured_raw):
+        return None
     captured = {}
     total = 0
     for p in players:
@@ -1297,8 +1299,11 @@ def _shout_outcome(f, rules):
 def _team_outcome(f, rules):
     players, order, cap = f["players"], f["order"], f["captured"]
     banker, banker_partner = f["banker"], f["partner"]
-    side_a = [p for p in players if p == banker or p == banker_partner]  # seat order
-    side_b = [p for p in players if p != banker and p != banker_partner]
+    i, j = players.index(banker), players.index(banker_partner)
+    if i > j:
+        i, j = j, i
+    side_a = [players[i], players[j]]  # seat order
+    side_b = [p for k, p in enumerate(players) if k != i and k != j]
     if not order:
         _fail(N_("The hand is not over: nobody has gone out yet; play on until three players are out, or until "
                  "the first two out are partners."), "hand_not_over", "order")
@@ -1430,12 +1435,11 @@ class _LazySettlement(Settlement):
         d = self.__dict__
         steps = d.get("_steps")
         if steps is None:
-            steps = d["_steps"] = _steps(*d.pop("_spec"))
+            steps = d.setdefault("_steps", _steps(*d["_spec"]))
         return steps
 
     @steps.setter
     def steps(self, value) -> None:
-        self.__dict__.pop("_spec", None)
         self.__dict__["_steps"] = value
 
     def _fields(self) -> tuple:
@@ -1458,14 +1462,20 @@ class _LazySettlement(Settlement):
 
 def _lazy(deltas, spec, points, winners, arch, multiplier, next_dealer) -> Settlement:
     obj = _new(_LazySettlement)
-    obj.__dict__.update(deltas=deltas, _spec=spec, points=points, winners=winners, arch=arch,
-                        multiplier=multiplier, next_dealer=next_dealer)
+    d = obj.__dict__
+    d["deltas"] = deltas
+    d["_spec"] = spec
+    d["points"] = points
+    d["winners"] = winners
+    d["arch"] = arch
+    d["multiplier"] = multiplier
+    d["next_dealer"] = next_dealer
     return obj
 
 
 def _copy(s: Settlement) -> Settlement:
     d = s.__dict__
-    if "_spec" in d:
+    if "_spec" in d and "_steps" not in d:
         return _lazy(dict(s.deltas), d["_spec"], dict(s.points), list(s.winners), s.arch, s.multiplier,
                      s.next_dealer)
     return Settlement(dict(s.deltas), list(s.steps), dict(s.points), list(s.winners), s.arch, s.multiplier,
