@@ -1296,6 +1296,11 @@ def _shout_outcome(f, rules):
             "sides": ([shouter], others), "first": first}
 
 
+# seats (i, j), i < j, of one side -> the two other players, in seat order
+_OTHER_SEATS = {(i, j): tuple(k for k in range(PLAYERS) if k not in (i, j))
+                for i in range(PLAYERS) for j in range(i + 1, PLAYERS)}
+
+
 def _team_outcome(f, rules):
     players, order, cap = f["players"], f["order"], f["captured"]
     banker, banker_partner = f["banker"], f["partner"]
@@ -1303,7 +1308,8 @@ def _team_outcome(f, rules):
     if i > j:
         i, j = j, i
     side_a = [players[i], players[j]]  # seat order
-    side_b = [p for k, p in enumerate(players) if k != i and k != j]
+    k1, k2 = _OTHER_SEATS[i, j]
+    side_b = [players[k1], players[k2]]
     if not order:
         _fail(N_("The hand is not over: nobody has gone out yet; play on until three players are out, or until "
                  "the first two out are partners."), "hand_not_over", "order")
@@ -1319,11 +1325,11 @@ def _team_outcome(f, rules):
     second = order[1]
     team_points = cap[first] + cap[partner]
     other_points = cap[other[0]] + cap[other[1]]
-    outcome = {"sides": (side_a, side_b), "first": first, "team": mine, "other": other, "second": second}
     if second == partner:  # E12
-        m = 4 if other_points == 0 else 2
-        outcome.update(kind="e12", winners=mine, multiplier=m, other_points=other_points)
-        return outcome
+        return {"sides": (side_a, side_b), "first": first, "team": mine, "other": other, "second": second,
+                "kind": "e12", "winners": mine, "multiplier": 4 if other_points == 0 else 2,
+                "other_points": other_points}
+    outcome = {"sides": (side_a, side_b), "first": first, "team": mine, "other": other, "second": second}
     if len(order) < PLAYERS - 1:
         second_points = cap[second]
         if rules.early_end_e1 and second_points >= rules.e1_fence and team_points > 0:
@@ -1415,13 +1421,18 @@ def _settle_key(facts, rules, stake):
     get = facts.get
     captured, players, order = get("captured"), get("players"), get("order")
     if type(captured) is dict:
-        captured = (tuple(captured.items()), tuple(map(type, captured.values())))
+        values = tuple(captured.values())
+        names, values, kinds = tuple(captured), values, tuple(map(type, values))
+    else:
+        names, values, kinds = captured, None, None
     if type(players) is list:
         players = tuple(players)
     if type(order) is list:
         order = tuple(order)
-    scalars = (get("banker"), get("partner"), get("shout"), get("last_hand_points"), get("bright_card"), stake)
-    return (players, order, captured, scalars, tuple(map(type, scalars)), rules)
+    banker, partner, shout = get("banker"), get("partner"), get("shout")
+    in_hand, bright = get("last_hand_points"), get("bright_card")
+    return (players, order, names, values, kinds, banker, partner, shout, in_hand, bright, stake,
+            type(banker), type(partner), type(shout), type(in_hand), type(bright), type(stake), rules)
 
 
 class _LazySettlement(Settlement):
