@@ -824,7 +824,8 @@ def _key_readings(keys: list, tib: bool, jbomb: str, jsingle: bool) -> tuple:
 class _Derived:
     """What check() and settle() need from a Rules value, worked out once per Rules object."""
 
-    __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden")
+    __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
+                 "winner_only", "joker_bomb_on", "whole_unit")
 
     def __init__(self, rules: Rules):
         self.tib = rules.triple_is_bomb
@@ -833,6 +834,11 @@ class _Derived:
         self.decks = (None, None) + tuple(decks(rules, p) for p in range(2, PLAYER_RANGE[1] + 1))
         self.decks_none = decks(rules, None)
         self.two_forbidden = rules.two_as_last_card == "forbidden"
+        self.min_bomb = rules.min_bomb
+        self.held_by_size = rules.held_bomb_mult == "bySize"
+        self.winner_only = rules.draw_mode == "winnerOnly"
+        self.joker_bomb_on = rules.joker_bomb != "off"
+        self.whole_unit = isinstance(rules.unit, int)
 
 
 def _derive(rules: Rules) -> _Derived:
@@ -1402,6 +1408,64 @@ _MEMO_SIZE = 4096
 _PLAIN_STAKES = (int, float, Decimal, str)
 
 
+class _LazySettlement(Settlement):
+    """A :class:`Settlement` whose ``steps`` are written on first read.
+
+    Until then the instance holds what the sentences need (``_spec``); the first read of
+    ``steps`` writes them, and from then on ``steps`` is an ordinary attribute holding a plain
+    list of :class:`Text`. Equality with any Settlement compares the fields; ``repr``, copies
+    and pickles are those of a plain Settlement."""
+
+    def __getattr__(self, name):
+        if name == "steps":
+            d = self.__dict__
+            spec = d.pop("_spec", None)
+            if spec is not None:
+                steps = d["steps"] = _write_steps(spec)
+                return steps
+        raise AttributeError(f"'Settlement' object has no attribute '{name}'")
+
+    def _fields(self) -> tuple:
+        return (self.deltas, self.steps, self.points, self.winners, self.arch, self.multiplier,
+                self.next_dealer)
+
+    def __eq__(self, other):
+        if isinstance(other, Settlement):
+            return self._fields() == (other.deltas, other.steps, other.points, other.winners, other.arch,
+                                      other.multiplier, other.next_dealer)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(Settlement(*self._fields()))
+
+    def __reduce__(self):
+        return (Settlement, self._fields())
+
+
+def _lazy(deltas: dict, points: dict, winner: str, spec: tuple) -> Settlement:
+    obj = _NEW(_LazySettlement)
+    d = obj.__dict__
+    d["deltas"] = deltas
+    d["_spec"] = spec
+    d["points"] = points
+    d["winners"] = None
+    d["arch"] = None
+    d["multiplier"] = None
+    d["next_dealer"] = winner
+    return obj
+
+
+def _copy(hit: Settlement) -> Settlement:
+    """A fresh Settlement equal to a memoised one (its steps still unwritten if they were)."""
+    spec = hit.__dict__.get("_spec")
+    if spec is not None:
+        return _lazy(dict(hit.deltas), dict(hit.points), hit.next_dealer, spec)
+    return Settlement(deltas=dict(hit.deltas), steps=list(hit.steps), points=dict(hit.points),
+                      next_dealer=hit.next_dealer)
+
+
 def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     """Who pays what (§3.8, §4): validates the facts first; points are zero-sum integers.
 
@@ -1410,7 +1474,7 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
 
     Results are memoised by the facts' ``marshal`` bytes (a faithful encoding of plain JSON-like
     values, so 1, 1.0 and True differ; anything else is not memoised), the rules and the stake;
-    every call returns a fresh :class:`Settlement`.
+    every call returns a fresh :class:`Settlement`. Its ``steps`` are written when first read.
     """
     if rules is None:
         rules = _DEFAULT
@@ -1427,18 +1491,155 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
             _MEMO[key] = hit
-        return Settlement(deltas=dict(hit.deltas), steps=list(hit.steps), points=dict(hit.points),
-                          next_dealer=hit.next_dealer)
+        return _copy(hit)
     return _settle(facts, rules, stake)
 
 
+def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
+    """The hand of facts that pass every check of :func:`validate_facts` and are written the
+    usual way (snake_case, lists, dicts), as ``(players, winner, dealer, rows, bombs, tricks)``
+    with one row ``(name, cards, jokers, twos, held_bombs, played, dealer_only_opening)`` per
+    loser in seat order; None for anything else (validate_facts then says what is wrong)."""
+    players = facts.get("players")
+    if type(players) is not list and type(players) is not tuple:
+        return None
+    n = len(players)
+    if not PLAYER_RANGE[0] <= n <= PLAYER_RANGE[1]:
+        return None
+    for name in players:
+        if type(name) is not str or not name or name.isspace():
+            return None
+    if len(set(players)) != n:
+        return None
+    winner = facts.get("winner")
+    if type(winner) is not str or winner not in players:
+        return None
+    dealer = facts.get("dealer")
+    if dealer is not None:
+        if type(dealer) is not str:
+            return None
+        if dealer == "":
+            dealer = None
+        elif dealer not in players:
+            return None
+    losers = facts.get("losers")
+    if type(losers) is not dict or len(losers) != n - 1 or winner in losers:
+        return None
+    n_decks = dv.decks[n]
+    low, high = dv.min_bomb, 6 * n_decks
+    rows = []
+    total_jokers = total_twos = total_cards = 0
+    for name in players:
+        if name == winner:
+            continue
+        entry = losers.get(name)
+        if type(entry) is not dict:
+            return None
+        cards = entry.get("cards")
+        if type(cards) is not int or not 1 <= cards <= MAX_NUMBER:
+            return None
+        jokers = entry.get("jokers", 0)
+        if type(jokers) is not int or not 0 <= jokers <= cards:
+            return None
+        total_jokers += jokers
+        total_cards += cards
+        size = len(entry)
+        if size == 1 or (size == 2 and "jokers" in entry):
+            rows.append((name, cards, jokers, 0, (), True, False))
+            continue
+        if not entry.keys() <= _CANONICAL:
+            return None
+        twos = entry.get("twos")
+        if twos is None:
+            twos = 0
+        elif type(twos) is not int or twos < 0 or twos + jokers > cards:
+            return None
+        held = entry.get("held_bombs")
+        if held:
+            if (type(held) is not list and type(held) is not tuple) or len(held) > 40:
+                return None
+            for s in held:
+                if type(s) is not int or not low <= s <= high:
+                    return None
+            if sum(held) > (cards - jokers if dv.held_by_size else cards):
+                return None
+            held = tuple(held)
+        elif held is None or ((type(held) is list or type(held) is tuple) and not held):
+            held = ()
+        else:
+            return None
+        played = entry.get("played")
+        if played is None:
+            played = True
+        elif type(played) is not bool:
+            return None
+        opening = entry.get("dealer_only_opening")
+        if opening is None:
+            opening = False
+        elif type(opening) is not bool:
+            return None
+        if not played and (name == dealer or cards < 5 or (cards != 5 and dv.winner_only)):
+            return None
+        if opening and name != dealer:
+            return None
+        total_twos += twos
+        rows.append((name, cards, jokers, twos, held, played, opening))
+    if (total_jokers > JOKERS_PER_DECK * n_decks or total_cards > 54 * n_decks
+            or total_twos > 4 * n_decks):
+        return None
+    bombs = facts.get("bombs_played")
+    if bombs is None:
+        bombs = facts.get("bombsPlayed")
+    if not bombs:
+        if bombs is not None and type(bombs) is not list and type(bombs) is not tuple:
+            return None
+        bombs = ()
+    else:
+        if (type(bombs) is not list and type(bombs) is not tuple) or len(bombs) > 40:
+            return None
+        for s in bombs:
+            if type(s) is not int or not (low <= s <= high or (s == 2 and dv.joker_bomb_on)):
+                return None
+        bombs = tuple(bombs)
+    tricks = facts.get("tricks")
+    if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
+        return None
+    return (tuple(players), winner, dealer, tuple(rows), bombs, tricks)
+
+
 def _settle(facts, rules: Rules, stake) -> Settlement:
-    facts = validate_facts(facts, rules)
-    winner = facts["winner"]
+    dv = rules.__dict__.get("_derived") or _derive(rules)
+    hand = _plain_hand(facts, rules, dv) if type(facts) is dict else None
+    if hand is None:
+        facts = validate_facts(facts, rules)
+        rows = tuple((name, loser["cards"], loser["jokers"], loser["twos"], tuple(loser["held_bombs"]),
+                      loser["played"], loser["dealer_only_opening"]) for name, loser in facts["losers"].items())
+        hand = (tuple(facts["players"]), facts["winner"], facts.get("dealer"), rows, tuple(facts["bombs_played"]),
+                facts["tricks"])
+    points = _hand_points(rules, hand, None)
+    if dv.whole_unit:
+        if type(stake) is int and stake == 1:
+            deltas = dict(points)
+        else:
+            deltas = apply_stake(points, stake)
+    else:
+        deltas = apply_stake(points, _money(stake) * Decimal(str(rules.unit)))
+    return _lazy(deltas, points, hand[1], (rules, hand))
+
+
+def _write_steps(spec) -> list:
+    steps = []
+    _hand_points(spec[0], spec[1], steps)
+    return steps
+
+
+def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
+    """Points of every player for a checked hand; the sentences go to ``steps`` unless it is None."""
+    players, winner, dealer, rows, bombs, tricks = hand
+    texts = steps is not None
     unit = rules.unit
     whole_unit = isinstance(unit, int)
     cap = _cap_limit(rules)
-    bombs = facts["bombs_played"]
     shut_mode = rules.shut_out
     # factor shared by every loser: bombs played, long hand
     shared, shared_parts = 1, []
@@ -1446,118 +1647,129 @@ def _settle(facts, rules: Rules, stake) -> Settlement:
     if pbm != "off" and bombs:
         if pbm == "double":
             f = 2 ** len(bombs)
-            shared_parts.append(_t(_F_PLAYED_DOUBLE, count=len(bombs), factor=f))
+            if texts:
+                shared_parts.append(_t(_F_PLAYED_DOUBLE, count=len(bombs), factor=f))
         elif pbm == "bySize":
             f = 1
             for s in bombs:
                 f *= 2 ** (_joker_bomb_size(s, rules) - 2)
-            shared_parts.append(_t(_F_PLAYED_SIZE, sizes=", ".join(str(s) for s in bombs), factor=f))
+            if texts:
+                shared_parts.append(_t(_F_PLAYED_SIZE, sizes=", ".join(str(s) for s in bombs), factor=f))
         else:
             n = _bomb_counts(bombs, rules)
             f = 1 + n
-            shared_parts.append(_t(_F_PLAYED_LINEAR, count=n, factor=f))
+            if texts:
+                shared_parts.append(_t(_F_PLAYED_LINEAR, count=n, factor=f))
         shared *= f
-    tricks = facts["tricks"]
     if rules.long_hand_mult == "on" and tricks is not None and tricks >= 20:
         f = 4 if tricks >= 30 else 2
         shared *= f
-        shared_parts.append(_t(_F_LONG, tricks=tricks, factor=f))
+        if texts:
+            shared_parts.append(_t(_F_LONG, tricks=tricks, factor=f))
     if whole_unit and unit != 1:
         shared *= unit
-        shared_parts.append(_t(_F_UNIT, unit=unit))
+        if texts:
+            shared_parts.append(_t(_F_UNIT, unit=unit))
     threshold = int(shut_mode.partition(":")[2]) if shut_mode.startswith("threshold:") else None
-    dealer = facts.get("dealer")
-    points = {name: 0 for name in facts["players"]}
-    steps = []
+    shut_check = shut_mode in ("double", "fixed20")
+    exempt = rules.one_card_exempt
+    dealer_exception = rules.shut_out_dealer_exception
+    jd = rules.joker_doubling
+    per_two = rules.twos_are_trumps == "perTwo"
+    hbm = rules.held_bomb_mult
+    limit = None if cap is None else cap * (unit if whole_unit else 1)
+    points = {name: 0 for name in players}
     total = 0
-    for name, loser in facts["losers"].items():
-        cards, jokers = loser["cards"], loser["jokers"]
-        if rules.one_card_exempt and cards == 1:
-            steps.append(_t(_S_EXEMPT, name=name))
+    for name, cards, jokers, twos, held, played, opening in rows:
+        if exempt and cards == 1:
+            if texts:
+                steps.append(_t(_S_EXEMPT, name=name))
             continue
         shut = False
-        if shut_mode in ("double", "fixed20"):
-            shut = not loser["played"] or (rules.shut_out_dealer_exception and loser["dealer_only_opening"]
-                                           and name == dealer)
-        if shut_mode == "fixed20" and shut:
+        if shut_check:
+            shut = not played or (dealer_exception and opening and name == dealer)
+        if shut and shut_mode == "fixed20":
             n = _bomb_counts(bombs, rules)
             raw = 20 + 10 * n
             if whole_unit:
                 raw *= unit
             pay = raw if cap is None else min(raw, cap * (unit if whole_unit else 1))
-            steps.append(_t(_S_FIXED if pay == raw else _S_FIXED_CAP, name=name, count=n, raw=raw, pay=pay))
+            if texts:
+                steps.append(_t(_S_FIXED if pay == raw else _S_FIXED_CAP, name=name, count=n, raw=raw, pay=pay))
             points[name] = -pay
             total += pay
             continue
         m = cards
-        parts = []
-        jd = rules.joker_doubling
+        parts = [] if texts else None
         joker_factor = 1
         if jokers and jd != "off":
             if jd == "once":
                 joker_factor = 2
-                parts.append(_F_JOKER if jokers == 1 else _t(_F_JOKERS_ONCE, count=jokers))
+                if texts:
+                    parts.append(_F_JOKER if jokers == 1 else _t(_F_JOKERS_ONCE, count=jokers))
             else:
                 joker_factor = 2 ** jokers
-                parts.append(_t(_F_PER_JOKER, count=jokers, factor=joker_factor))
+                if texts:
+                    parts.append(_t(_F_PER_JOKER, count=jokers, factor=joker_factor))
             m *= joker_factor
-        if rules.twos_are_trumps == "perTwo" and loser["twos"]:
-            f = 2 ** loser["twos"]
+        if per_two and twos:
+            f = 2 ** twos
             m *= f
-            parts.append(_t(_F_TWOS, count=loser["twos"], factor=f))
-        held = loser["held_bombs"]
-        hbm = rules.held_bomb_mult
+            if texts:
+                parts.append(_t(_F_TWOS, count=twos, factor=f))
         if hbm != "off" and held:
             if hbm == "once":
                 if joker_factor == 1:
                     m *= 2
-                    parts.append(_F_HELD_ONCE)
-                else:
+                    if texts:
+                        parts.append(_F_HELD_ONCE)
+                elif texts:
                     parts.append(_F_HELD_NOT_STACKED)
             elif hbm == "perBomb":
                 f = 2 ** len(held)
                 m *= f
-                parts.append(_t(_F_HELD_PER, count=len(held), factor=f))
+                if texts:
+                    parts.append(_t(_F_HELD_PER, count=len(held), factor=f))
             else:
                 f = 1
                 for s in held:
                     f *= 2 ** (s - 2)
                 m *= f
-                parts.append(_t(_F_HELD_SIZE, sizes=", ".join(str(s) for s in held), factor=f))
+                if texts:
+                    parts.append(_t(_F_HELD_SIZE, sizes=", ".join(str(s) for s in held), factor=f))
         if shut:
             m *= 2
-            parts.append(_F_SHUT_DEALER if loser["played"] else _F_SHUT)
+            if texts:
+                parts.append(_F_SHUT_DEALER if played else _F_SHUT)
         elif threshold is not None and cards >= threshold:
             m *= 2
-            parts.append(_t(_F_THRESHOLD, threshold=threshold))
+            if texts:
+                parts.append(_t(_F_THRESHOLD, threshold=threshold))
         m *= shared
-        parts.extend(shared_parts)
-        limit = None if cap is None else cap * (unit if whole_unit else 1)
         pay = m if limit is None else min(m, limit)
-        if not parts:
-            if pay == m:
-                steps.append(Text((_S_PLAIN_1 if cards == 1 else _S_PLAIN).template,
-                                  {"name": name, "cards": cards, "pay": pay}))
+        if texts:
+            parts.extend(shared_parts)
+            if not parts:
+                if pay == m:
+                    steps.append(Text((_S_PLAIN_1 if cards == 1 else _S_PLAIN).template,
+                                      {"name": name, "cards": cards, "pay": pay}))
+                else:
+                    steps.append(Text(_S_PLAIN_CAP.template, {"name": name, "cards": cards, "raw": m, "pay": pay}))
+            elif pay == m:
+                steps.append(Text((_S_STEP_1 if cards == 1 else _S_STEP).template,
+                                  {"name": name, "cards": cards, "factors": _factors_text(parts), "pay": pay}))
             else:
-                steps.append(Text(_S_PLAIN_CAP.template, {"name": name, "cards": cards, "raw": m, "pay": pay}))
-        elif pay == m:
-            steps.append(Text((_S_STEP_1 if cards == 1 else _S_STEP).template,
-                              {"name": name, "cards": cards, "factors": _factors_text(parts), "pay": pay}))
-        else:
-            steps.append(Text((_S_STEP_CAP_1 if cards == 1 else _S_STEP_CAP).template,
-                              {"name": name, "cards": cards, "factors": _factors_text(parts), "raw": m,
-                               "pay": pay}))
+                steps.append(Text((_S_STEP_CAP_1 if cards == 1 else _S_STEP_CAP).template,
+                                  {"name": name, "cards": cards, "factors": _factors_text(parts), "raw": m,
+                                   "pay": pay}))
         points[name] = -pay
         total += pay
     points[winner] = total
-    count = len(facts["losers"])
-    steps.append(_t(_S_TOTAL_ONE, winner=winner, total=total) if count == 1
-                 else _t(_S_TOTAL, winner=winner, total=total, count=count))
-    if whole_unit:
-        deltas = apply_stake(points, stake)
-    else:
-        deltas = apply_stake(points, _money(stake) * Decimal(str(unit)))
-    return Settlement(deltas=deltas, steps=steps, points=points, next_dealer=winner)
+    if texts:
+        count = len(rows)
+        steps.append(_t(_S_TOTAL_ONE, winner=winner, total=total) if count == 1
+                     else _t(_S_TOTAL, winner=winner, total=total, count=count))
+    return points
 
 
 def _money(stake) -> Decimal:
