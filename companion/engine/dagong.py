@@ -329,12 +329,13 @@ def _build_tokens() -> dict:
 
 
 _TOKENS = _build_tokens()
+_TOKEN = _TOKENS.__getitem__
 
 
 def _parse_text(text: str) -> tuple:
     """``parse_cards(text)`` for a str."""
     try:
-        return tuple([_TOKENS[token] for token in text.split()]) or parse_cards(text)
+        return tuple(map(_TOKEN, text.split())) or parse_cards(text)
     except KeyError:
         return parse_cards(text)
 
@@ -1522,16 +1523,19 @@ def _settle(f, o, rules, stake) -> Settlement:
     m = o["multiplier"]
     share = m * b
     winners = o["winners"]
+    p0, p1, p2, p3 = players
     if o["kind"] == "shout":
         shouter = o["sides"][0][0]
         sign = 1 if o["first"] == shouter else -1
-        points = {p: -sign * share for p in players}
+        loss = -sign * share
+        points = {p0: loss, p1: loss, p2: loss, p3: loss}
         points[shouter] = sign * 3 * share
         arch = "shout"
     else:
         arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
         loss = -share
-        points = {p: (share if p in winners else loss) for p in players}
+        points = {p0: share if p0 in winners else loss, p1: share if p1 in winners else loss,
+                  p2: share if p2 in winners else loss, p3: share if p3 in winners else loss}
     xi = f.get("xi_bombs") if rules.bonus_xi_qian else None
     if xi:
         for p in players:
@@ -1542,8 +1546,8 @@ def _settle(f, o, rules, stake) -> Settlement:
                     if q != p:
                         points[q] -= gain
     deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
-    return _lazy(deltas, (f, o, rules, stake), points, [p for p in players if p in winners], arch, m,
-                 f["order"][0])
+    # winners are one side (or the shouter), already in seat order
+    return _lazy(deltas, (f, o, rules, stake), points, list(winners), arch, m, f["order"][0])
 
 
 def _steps(f, o, rules, stake) -> list:
