@@ -825,7 +825,8 @@ class _Derived:
     """What check() and settle() need from a Rules value, worked out once per Rules object."""
 
     __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
-                 "winner_only", "joker_bomb_on", "whole_unit")
+                 "winner_only", "joker_bomb_on", "whole_unit", "unit", "cap", "limit", "shut_mode", "threshold",
+                 "shut_check", "exempt", "dealer_exception", "jd", "per_two", "hbm", "pbm", "long_hand")
 
     def __init__(self, rules: Rules):
         self.tib = rules.triple_is_bomb
@@ -838,7 +839,20 @@ class _Derived:
         self.held_by_size = rules.held_bomb_mult == "bySize"
         self.winner_only = rules.draw_mode == "winnerOnly"
         self.joker_bomb_on = rules.joker_bomb != "off"
-        self.whole_unit = isinstance(rules.unit, int)
+        self.whole_unit = whole_unit = isinstance(rules.unit, int)
+        self.unit = rules.unit
+        self.cap = cap = _cap_limit(rules)
+        self.limit = None if cap is None else cap * (rules.unit if whole_unit else 1)
+        self.shut_mode = shut_mode = rules.shut_out
+        self.threshold = int(shut_mode.partition(":")[2]) if shut_mode.startswith("threshold:") else None
+        self.shut_check = shut_mode in ("double", "fixed20")
+        self.exempt = rules.one_card_exempt
+        self.dealer_exception = rules.shut_out_dealer_exception
+        self.jd = rules.joker_doubling
+        self.per_two = rules.twos_are_trumps == "perTwo"
+        self.hbm = rules.held_bomb_mult
+        self.pbm = rules.played_bomb_mult
+        self.long_hand = rules.long_hand_mult == "on"
 
 
 def _derive(rules: Rules) -> _Derived:
@@ -1457,15 +1471,6 @@ def _lazy(deltas: dict, points: dict, winner: str, spec: tuple) -> Settlement:
     return obj
 
 
-def _copy(hit: Settlement) -> Settlement:
-    """A fresh Settlement equal to a memoised one (its steps still unwritten if they were)."""
-    spec = hit.__dict__.get("_spec")
-    if spec is not None:
-        return _lazy(dict(hit.deltas), dict(hit.points), hit.next_dealer, spec)
-    return Settlement(deltas=dict(hit.deltas), steps=list(hit.steps), points=dict(hit.points),
-                      next_dealer=hit.next_dealer)
-
-
 def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     """Who pays what (§3.8, §4): validates the facts first; points are zero-sum integers.
 
@@ -1487,11 +1492,13 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
             return _settle(facts, rules, stake)
         hit = _MEMO.get(key)
         if hit is None:
-            hit = _settle(facts, rules, stake)
+            result = _settle(facts, rules, stake)
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
-            _MEMO[key] = hit
-        return _copy(hit)
+            d = result.__dict__
+            _MEMO[key] = (dict(d["deltas"]), dict(d["points"]), d["next_dealer"], d["_spec"])
+            return result
+        return _lazy(dict(hit[0]), dict(hit[1]), hit[2], hit[3])
     return _settle(facts, rules, stake)
 
 
@@ -1505,11 +1512,6 @@ def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
         return None
     n = len(players)
     if not PLAYER_RANGE[0] <= n <= PLAYER_RANGE[1]:
-        return None
-    for name in players:
-        if type(name) is not str or not name or name.isspace():
-            return None
-    if len(set(players)) != n:
         return None
     winner = facts.get("winner")
     if type(winner) is not str or winner not in players:
@@ -1526,10 +1528,11 @@ def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
     if type(losers) is not dict or len(losers) != n - 1 or winner in losers:
         return None
     n_decks = dv.decks[n]
-    low, high = dv.min_bomb, 6 * n_decks
     rows = []
     total_jokers = total_twos = total_cards = 0
     for name in players:
+        if type(name) is not str or not name or name.isspace():
+            return None
         if name == winner:
             continue
         entry = losers.get(name)
@@ -1558,6 +1561,7 @@ def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
         if held:
             if (type(held) is not list and type(held) is not tuple) or len(held) > 40:
                 return None
+            low, high = dv.min_bomb, 6 * n_decks
             for s in held:
                 if type(s) is not int or not low <= s <= high:
                     return None
@@ -1585,7 +1589,7 @@ def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
         total_twos += twos
         rows.append((name, cards, jokers, twos, held, played, opening))
     if (total_jokers > JOKERS_PER_DECK * n_decks or total_cards > 54 * n_decks
-            or total_twos > 4 * n_decks):
+            or total_twos > 4 * n_decks or len(set(players)) != n):
         return None
     bombs = facts.get("bombs_played")
     if bombs is None:
@@ -1597,6 +1601,7 @@ def _plain_hand(facts: dict, rules: Rules, dv: "_Derived"):
     else:
         if (type(bombs) is not list and type(bombs) is not tuple) or len(bombs) > 40:
             return None
+        low, high = dv.min_bomb, 6 * n_decks
         for s in bombs:
             if type(s) is not int or not (low <= s <= high or (s == 2 and dv.joker_bomb_on)):
                 return None
@@ -1637,14 +1642,15 @@ def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
     """Points of every player for a checked hand; the sentences go to ``steps`` unless it is None."""
     players, winner, dealer, rows, bombs, tricks = hand
     texts = steps is not None
-    unit = rules.unit
-    whole_unit = isinstance(unit, int)
-    cap = _cap_limit(rules)
-    shut_mode = rules.shut_out
+    dv = rules.__dict__.get("_derived") or _derive(rules)
+    unit = dv.unit
+    whole_unit = dv.whole_unit
+    cap = dv.cap
+    shut_mode = dv.shut_mode
     # factor shared by every loser: bombs played, long hand
     shared, shared_parts = 1, []
-    pbm = rules.played_bomb_mult
-    if pbm != "off" and bombs:
+    pbm = dv.pbm
+    if bombs and pbm != "off":
         if pbm == "double":
             f = 2 ** len(bombs)
             if texts:
@@ -1661,7 +1667,7 @@ def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
             if texts:
                 shared_parts.append(_t(_F_PLAYED_LINEAR, count=n, factor=f))
         shared *= f
-    if rules.long_hand_mult == "on" and tricks is not None and tricks >= 20:
+    if tricks is not None and tricks >= 20 and dv.long_hand:
         f = 4 if tricks >= 30 else 2
         shared *= f
         if texts:
@@ -1670,15 +1676,15 @@ def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
         shared *= unit
         if texts:
             shared_parts.append(_t(_F_UNIT, unit=unit))
-    threshold = int(shut_mode.partition(":")[2]) if shut_mode.startswith("threshold:") else None
-    shut_check = shut_mode in ("double", "fixed20")
-    exempt = rules.one_card_exempt
-    dealer_exception = rules.shut_out_dealer_exception
-    jd = rules.joker_doubling
-    per_two = rules.twos_are_trumps == "perTwo"
-    hbm = rules.held_bomb_mult
-    limit = None if cap is None else cap * (unit if whole_unit else 1)
-    points = {name: 0 for name in players}
+    threshold = dv.threshold
+    shut_check = dv.shut_check
+    exempt = dv.exempt
+    dealer_exception = dv.dealer_exception
+    jd = dv.jd
+    per_two = dv.per_two
+    hbm = dv.hbm
+    limit = dv.limit
+    points = dict.fromkeys(players, 0)
     total = 0
     for name, cards, jokers, twos, held, played, opening in rows:
         if exempt and cards == 1:
