@@ -651,6 +651,16 @@ _TRIPLE_OF = N_("a triple of {rank}").template
 
 def describe(reading: Reading) -> Text:
     """A short phrase for a reading, such as "a pair of 8" or "a pure 510K of ♥"."""
+    try:
+        known = _DESCRIBED.get((reading.type, reading.rank, reading.length, reading.extra))
+    except TypeError:  # unhashable extra facts
+        known = None
+    if known is not None:
+        return _T(known[0], known[1], dict(known[2]))
+    return _describe(reading)
+
+
+def _describe(reading: Reading) -> Text:
     kind, rank = reading.type, reading.rank
     name = _RANK_NAME(rank)
     if name is None:
@@ -685,6 +695,32 @@ def describe(reading: Reading) -> Text:
         return N_("a rolling bomb (滚龙) {low} to {top} of {count} cards",
                   low=_name(extra.get("low", rank)), top=_name(rank), count=reading.length)
     return N_("{kind}", kind=kind)
+
+
+def _described() -> dict:
+    """(type, rank, length, extra) -> (sentence, template, params) of :func:`_describe` for every reading
+    but 滚龙 (about 1,100 entries; describe then copies one instead of writing it out)."""
+    shapes = []
+    for rank in range(3, ANY_JOKER + 1):
+        shapes += [("single", rank, 1, _NOT_JOKER), ("single", rank, 1, _A_JOKER), ("pair", rank, 2, ()),
+                   ("triple", rank, 3, ())]
+        shapes += [("bomb", rank, n, soft) for n in range(3, MAX_BOMB + 1) for soft in (_HARD, _SOFT)]
+    for top in range(4, TWO + 1):
+        for low in range(3, top):
+            k = top - low + 1
+            shapes += [("straight", top, k, (("low", low),)), ("linked_pairs", top, 2 * k, (("low", low),)),
+                       ("linked_triples", top, 3 * k, (("low", low),))]
+    shapes += [("510k", 13, 3, (("pure", True), ("suit", suit), ("suited", True))) for suit in SUIT_SYMBOLS]
+    shapes += [("510k", 13, 3, (("pure", False), ("suit", None), ("suited", suited))) for suited in _BOOL]
+    shapes.append(("four_jokers", ANY_JOKER, 4, (("soft", True),)))
+    table = {}
+    for kind, rank, length, extra in shapes:
+        text = _describe(_reading(kind, rank, length, (), (), extra))
+        table[kind, rank, length, extra] = (str(text), text.template, tuple(text.params.items()))
+    return table
+
+
+_DESCRIBED = _described()
 
 
 # --------------------------------------------------------------------------------------------
