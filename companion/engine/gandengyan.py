@@ -826,7 +826,7 @@ class _Derived:
 
     __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
                  "winner_only", "joker_bomb_on", "whole_unit", "unit", "cap", "limit", "shut_mode", "threshold",
-                 "shut_check", "exempt", "dealer_exception", "jd", "per_two", "hbm", "pbm", "long_hand")
+                 "shut_check", "exempt", "dealer_exception", "jd", "per_two", "hbm", "pbm", "long_hand", "points_args")
 
     def __init__(self, rules: Rules):
         self.tib = rules.triple_is_bomb
@@ -853,6 +853,8 @@ class _Derived:
         self.hbm = rules.held_bomb_mult
         self.pbm = rules.played_bomb_mult
         self.long_hand = rules.long_hand_mult == "on"
+        self.points_args = (self.unit, whole_unit, cap, shut_mode, self.pbm, self.threshold, self.shut_check,
+                            self.exempt, self.dealer_exception, self.jd, self.per_two, self.hbm, self.limit)
 
 
 def _derive(rules: Rules) -> _Derived:
@@ -1477,14 +1479,31 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     ``points`` include the ``unit`` when it is a whole number; a fractional unit is applied with the
     stake, so ``deltas`` always equal points-before-unit × unit × stake.
 
-    Results are memoised by the facts' ``marshal`` bytes (a faithful encoding of plain JSON-like
-    values, so 1, 1.0 and True differ; anything else is not memoised), the rules and the stake;
-    every call returns a fresh :class:`Settlement`. Its ``steps`` are written when first read.
+    Results are memoised: facts written the usual way with a whole-number stake by the checked
+    hand itself (every value of it has an exact type), other dicts by the facts' ``marshal`` bytes
+    (a faithful encoding of plain JSON-like values, so 1, 1.0 and True differ; anything else is
+    not memoised), with the rules and the stake; every call returns a fresh :class:`Settlement`.
+    Its ``steps`` are written when first read.
     """
     if rules is None:
         rules = _DEFAULT
     elif not isinstance(rules, Rules):
         rules = rules_from_dict(rules)
+    if type(facts) is dict and type(stake) is int:
+        dv = rules.__dict__.get("_derived") or _derive(rules)
+        hand = _plain_hand(facts, rules, dv)
+        if hand is not None:
+            key = (hand, rules, stake)
+            h = hash(key)  # one hash per call: the memo is keyed by it, and the key is checked on a hit
+            hit = _MEMO.get(h)
+            if hit is not None and hit[0] == key:
+                return _lazy(dict(hit[1]), dict(hit[2]), hand[1], hit[3])
+            result = _settle_hand(hand, rules, dv, stake)
+            if len(_MEMO) >= _MEMO_SIZE:
+                _MEMO.clear()
+            d = result.__dict__
+            _MEMO[h] = (key, dict(d["deltas"]), dict(d["points"]), d["_spec"])
+            return result
     if type(facts) is dict and type(stake) in _PLAIN_STAKES:
         try:
             key = (marshal.dumps(facts, 2), rules, type(stake), stake)
@@ -1621,7 +1640,11 @@ def _settle(facts, rules: Rules, stake) -> Settlement:
                       loser["played"], loser["dealer_only_opening"]) for name, loser in facts["losers"].items())
         hand = (tuple(facts["players"]), facts["winner"], facts.get("dealer"), rows, tuple(facts["bombs_played"]),
                 facts["tricks"])
-    points = _hand_points(rules, hand, None)
+    return _settle_hand(hand, rules, dv, stake)
+
+
+def _settle_hand(hand: tuple, rules: Rules, dv: _Derived, stake) -> Settlement:
+    points = _hand_points(rules, dv, hand, None)
     if dv.whole_unit:
         if type(stake) is int and stake == 1:
             deltas = dict(points)
@@ -1634,22 +1657,18 @@ def _settle(facts, rules: Rules, stake) -> Settlement:
 
 def _write_steps(spec) -> list:
     steps = []
-    _hand_points(spec[0], spec[1], steps)
+    _hand_points(spec[0], _derive(spec[0]), spec[1], steps)
     return steps
 
 
-def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
+def _hand_points(rules: Rules, dv: _Derived, hand: tuple, steps: list | None) -> dict:
     """Points of every player for a checked hand; the sentences go to ``steps`` unless it is None."""
     players, winner, dealer, rows, bombs, tricks = hand
     texts = steps is not None
-    dv = rules.__dict__.get("_derived") or _derive(rules)
-    unit = dv.unit
-    whole_unit = dv.whole_unit
-    cap = dv.cap
-    shut_mode = dv.shut_mode
+    (unit, whole_unit, cap, shut_mode, pbm, threshold, shut_check, exempt, dealer_exception, jd, per_two, hbm,
+     limit) = dv.points_args
     # factor shared by every loser: bombs played, long hand
     shared, shared_parts = 1, []
-    pbm = dv.pbm
     if bombs and pbm != "off":
         if pbm == "double":
             f = 2 ** len(bombs)
@@ -1676,15 +1695,7 @@ def _hand_points(rules: Rules, hand: tuple, steps: list | None) -> dict:
         shared *= unit
         if texts:
             shared_parts.append(_t(_F_UNIT, unit=unit))
-    threshold = dv.threshold
-    shut_check = dv.shut_check
-    exempt = dv.exempt
-    dealer_exception = dv.dealer_exception
-    jd = dv.jd
-    per_two = dv.per_two
-    hbm = dv.hbm
-    limit = dv.limit
-    points = dict.fromkeys(players, 0)
+    points = {name: 0 for name in players}
     total = 0
     for name, cards, jokers, twos, held, played, opening in rows:
         if exempt and cards == 1:
