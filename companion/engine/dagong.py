@@ -30,7 +30,6 @@ Choices made where the rules file leaves room (each is covered by a test):
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -38,18 +37,20 @@ from typing import Any, Mapping
 
 from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
                     CardError, decks_limit_error, parse_cards)
-from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
-                     apply_stake, build_rules, snake)
+from .common import (FactsError, Reading, RulesError, Settlement, Switch, Text, Verdict, apply_stake,
+                     build_rules, snake)
 
 _str_new = str.__new__
 
 
-def N_(template: str, **params: Any) -> Text:  # noqa: F811 - same result as common.N_, without a copy
-    """Mark a sentence for translation and fill in its parameters (as :func:`.common.N_`)."""
+def N_(template: str, **params: Any) -> Text:
+    """Mark a sentence for translation and fill in its parameters: the same Text as
+    :func:`.common.N_` gives, without copying the fresh ``params`` dict."""
     obj = _str_new(Text, template.format(**params) if params else template)
     obj.template = template
     obj.params = params
     return obj
+
 
 DECKS = 2
 PLAYERS = 4
@@ -285,22 +286,6 @@ def _verdict(legal, code, reason, play=None, readings=()) -> Verdict:
     d["reason"] = reason
     d["play"] = play
     d["readings"] = readings
-    return obj
-
-
-def _t(template: str, params: dict) -> Text:
-    """``N_(template, **params)`` for a non-empty ``params`` dict owned by the caller."""
-    obj = _str_new(Text, template.format(**params))
-    obj.template = template
-    obj.params = params
-    return obj
-
-
-def _t0(template: str) -> Text:
-    """``N_(template)``: a sentence without parameters."""
-    obj = _str_new(Text, template)
-    obj.template = template
-    obj.params = {}
     return obj
 
 
@@ -1521,15 +1506,6 @@ def _lazy(deltas, spec, points, winners, arch, multiplier, next_dealer) -> Settl
     return obj
 
 
-def _copy(s: Settlement) -> Settlement:
-    d = s.__dict__
-    if "_spec" in d and "_steps" not in d:
-        return _lazy(dict(s.deltas), d["_spec"], dict(s.points), list(s.winners), s.arch, s.multiplier,
-                     s.next_dealer)
-    return Settlement(dict(s.deltas), list(s.steps), dict(s.points), list(s.winners), s.arch, s.multiplier,
-                      s.next_dealer)
-
-
 def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     """Settle one hand: winners, arch, multiplier, zero-sum integer points (with the base stake),
     deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
@@ -1540,15 +1516,14 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
             cached = _SETTLE_CACHE.get(key)
         except TypeError:  # unhashable values: settle without the cache
             key = cached = None
-        if cached is not None:
-            return _copy(cached)
+        if cached is not None:  # the checked facts and outcome: only the numbers are worked out again
+            return _settle(*cached)
     f, outcome = _validate_fast(facts, rules) or _validate(facts, rules)
     result = _settle(f, outcome, rules, stake)
     if key is not None:
         if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
             _SETTLE_CACHE.clear()
-        _SETTLE_CACHE[key] = result
-        return _copy(result)
+        _SETTLE_CACHE[key] = (f, outcome, rules, stake)
     return result
 
 
