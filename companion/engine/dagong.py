@@ -799,8 +799,8 @@ def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, pl
         declared = _filter(pairs, play_as)
         if not declared:
             return _verdict(False, "reading_not_possible",
-                           N_("These cards cannot be read as '{declared}'.", declared=play_as),
-                           None, all_readings)
+                            N_("These cards cannot be read as '{declared}'.", declared=play_as),
+                            None, all_readings)
         pairs = declared
     if not pairs:
         code, reason = _diagnose(play, rules)
@@ -813,24 +813,24 @@ def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, pl
     error = _deck_error(previous, "previous")
     if error is not None:
         return _verdict(False, "too_many_copies",
-                       N_("The play on the table is impossible: {problem}", problem=error.message),
-                       None, all_readings)
+                        N_("The play on the table is impossible: {problem}", problem=error.message),
+                        None, all_readings)
     previous_pairs = _pairs(previous, rules)
     if previous_as is not None:
         previous_pairs = _filter(previous_pairs, previous_as)
         if not previous_pairs:
             return _verdict(False, "reading_not_possible",
-                           N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
-                           None, all_readings)
+                            N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
+                            None, all_readings)
     if not previous_pairs:
         return _verdict(False, "previous_not_a_combination",
-                       N_("The cards on the table are not a legal combination, so nothing can follow them."),
-                       None, all_readings)
+                        N_("The cards on the table are not a legal combination, so nothing can follow them."),
+                        None, all_readings)
     prev, prev_power = previous_pairs[0]
     for reading, power in pairs:
         if _beats(prev, prev_power, reading, power):
             return _verdict(True, "ok", _legal_reason(prev, prev_power, reading, power, rules),
-                           reading, all_readings)
+                            reading, all_readings)
     code, reason, shown = _illegal_reason(prev, prev_power, pairs, play, rules)
     return _verdict(False, code, reason, shown, all_readings)
 
