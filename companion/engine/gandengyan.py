@@ -824,11 +824,12 @@ def _key_readings(keys: list, tib: bool, jbomb: str, jsingle: bool) -> tuple:
 class _Derived:
     """What check() and settle() need from a Rules value, worked out once per Rules object."""
 
-    __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
+    __slots__ = ("hash", "tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
                  "winner_only", "joker_bomb_on", "whole_unit", "unit", "cap", "limit", "shut_mode", "threshold",
                  "shut_check", "exempt", "dealer_exception", "jd", "per_two", "hbm", "pbm", "long_hand", "points_args")
 
     def __init__(self, rules: Rules):
+        self.hash = hash(rules)
         self.tib = rules.triple_is_bomb
         self.jbomb = rules.joker_bomb
         self.jsingle = rules.joker_single
@@ -1461,14 +1462,12 @@ class _LazySettlement(Settlement):
 
 
 def _lazy(deltas: dict, points: dict, winner: str, spec: tuple) -> Settlement:
+    """A settlement of this game (``winners``, ``arch``, ``multiplier``: the class defaults, None)."""
     obj = _NEW(_LazySettlement)
     d = obj.__dict__
     d["deltas"] = deltas
     d["_spec"] = spec
     d["points"] = points
-    d["winners"] = None
-    d["arch"] = None
-    d["multiplier"] = None
     d["next_dealer"] = winner
     return obj
 
@@ -1493,16 +1492,16 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
         dv = rules.__dict__.get("_derived") or _derive(rules)
         hand = _plain_hand(facts, rules, dv)
         if hand is not None:
-            key = (hand, rules, stake)
+            key = (hand, dv.hash, stake)
             h = hash(key)  # one hash per call: the memo is keyed by it, and the key is checked on a hit
             hit = _MEMO.get(h)
-            if hit is not None and hit[0] == key:
-                return _lazy(dict(hit[1]), dict(hit[2]), hand[1], hit[3])
+            if hit is not None and hit[0] == key and hit[1] == rules:
+                return _lazy(dict(hit[2]), dict(hit[3]), hand[1], hit[4])
             result = _settle_hand(hand, rules, dv, stake)
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
             d = result.__dict__
-            _MEMO[h] = (key, dict(d["deltas"]), dict(d["points"]), d["_spec"])
+            _MEMO[h] = (key, rules, dict(d["deltas"]), dict(d["points"]), d["_spec"])
             return result
     if type(facts) is dict and type(stake) in _PLAIN_STAKES:
         try:
