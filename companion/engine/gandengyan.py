@@ -1643,7 +1643,7 @@ def _settle(facts, rules: Rules, stake) -> Settlement:
 
 
 def _settle_hand(hand: tuple, rules: Rules, dv: _Derived, stake) -> Settlement:
-    points = _hand_points(rules, dv, hand, None)
+    points = _points_only(rules, dv, hand)
     if dv.whole_unit:
         if type(stake) is int and stake == 1:
             deltas = dict(points)
@@ -1658,6 +1658,64 @@ def _write_steps(spec) -> list:
     steps = []
     _hand_points(spec[0], _derive(spec[0]), spec[1], steps)
     return steps
+
+
+def _points_only(rules: Rules, dv: _Derived, hand: tuple) -> dict:
+    """The points of :func:`_hand_points`, without writing the sentences."""
+    players, winner, dealer, rows, bombs, tricks = hand
+    (unit, whole_unit, cap, shut_mode, pbm, threshold, shut_check, exempt, dealer_exception, jd, per_two, hbm,
+     limit) = dv.points_args
+    shared = unit if whole_unit and unit != 1 else 1
+    if bombs and pbm != "off":
+        if pbm == "double":
+            shared *= 2 ** len(bombs)
+        elif pbm == "bySize":
+            for s in bombs:
+                shared *= 2 ** (_joker_bomb_size(s, rules) - 2)
+        else:
+            shared *= 1 + _bomb_counts(bombs, rules)
+    if tricks is not None and tricks >= 20 and dv.long_hand:
+        shared *= 4 if tricks >= 30 else 2
+    points = {name: 0 for name in players}
+    total = 0
+    for name, cards, jokers, twos, held, played, opening in rows:
+        if exempt and cards == 1:
+            continue
+        shut = shut_check and (not played or (dealer_exception and opening and name == dealer))
+        if shut and shut_mode == "fixed20":
+            pay = 20 + 10 * _bomb_counts(bombs, rules)
+            if whole_unit:
+                pay *= unit
+            if limit is not None and pay > limit:
+                pay = limit
+            points[name] = -pay
+            total += pay
+            continue
+        m = cards
+        joker_factor = 1
+        if jokers and jd != "off":
+            joker_factor = 2 if jd == "once" else 2 ** jokers
+            m *= joker_factor
+        if twos and per_two:
+            m *= 2 ** twos
+        if held and hbm != "off":
+            if hbm == "once":
+                if joker_factor == 1:
+                    m *= 2
+            elif hbm == "perBomb":
+                m *= 2 ** len(held)
+            else:
+                for s in held:
+                    m *= 2 ** (s - 2)
+        if shut or (threshold is not None and cards >= threshold):
+            m *= 2
+        m *= shared
+        if limit is not None and m > limit:
+            m = limit
+        points[name] = -m
+        total += m
+    points[winner] = total
+    return points
 
 
 def _hand_points(rules: Rules, dv: _Derived, hand: tuple, steps: list | None) -> dict:
