@@ -741,7 +741,8 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
     ("5 5 5"). Without one, the previous play is read at its highest reading and the play at
     the highest reading that beats it. ``players`` is accepted for the common API (always 4).
     """
-    rules = _coerce_rules(rules)
+    if type(rules) is not Rules:
+        rules = _coerce_rules(rules)
     if type(play) is str and previous_as is None and play_as is None and (
             previous is None or type(previous) is str) and play.strip().lower() not in _PASS_WORDS:
         return _check_text(previous, play, rules)
@@ -841,8 +842,18 @@ _check = lru_cache(maxsize=65536)(_evaluate)
 @lru_cache(maxsize=65536)
 def _check_text(previous: str | None, play: str, rules: Rules) -> Verdict:
     """``check`` for a play (not a pass) and a previous play written as text, without declarations."""
-    previous_cards = None if _is_lead(previous) else _to_cards(previous, "previous")
-    return _evaluate(previous_cards, _to_cards(play, "play"), rules, None, None)
+    if previous is None or previous.strip() in ("", "-"):  # a lead
+        previous_cards = None
+    else:
+        try:
+            previous_cards = tuple(map(_TOKEN, previous.split()))
+        except KeyError:
+            previous_cards = _to_cards(previous, "previous")
+    try:
+        play_cards = tuple(map(_TOKEN, play.split()))
+    except KeyError:
+        play_cards = _to_cards(play, "play")
+    return _evaluate(previous_cards, play_cards, rules, None, None)
 
 
 def _legal_reason(prev, prev_power, play, power, rules) -> Text:
@@ -1523,7 +1534,7 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     if key is not None:
         if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
             _SETTLE_CACHE.clear()
-        _SETTLE_CACHE[key] = (f, outcome, rules, stake)
+        _SETTLE_CACHE[key] = result.__dict__["_spec"]  # (f, outcome, rules, stake)
     return result
 
 
