@@ -645,6 +645,17 @@ def describe(reading: Reading) -> Text:
     return _describe(reading)
 
 
+def _capital_describe(reading: Reading) -> Text:
+    """``_cap(describe(reading))``."""
+    try:
+        known = _DESCRIBED.get((reading.type, reading.rank, reading.length, reading.extra))
+    except TypeError:  # unhashable extra facts
+        known = None
+    if known is not None:
+        return _T(known[3], known[4], dict(known[2]))
+    return _cap(_describe(reading))
+
+
 def _describe(reading: Reading) -> Text:
     kind, rank = reading.type, reading.rank
     name = _RANK_NAME(rank)
@@ -701,11 +712,10 @@ def _described() -> dict:
     table = {}
     for kind, rank, length, extra in shapes:
         text = _describe(_reading(kind, rank, length, (), (), extra))
-        table[kind, rank, length, extra] = (str(text), text.template, tuple(text.params.items()))
+        capital = _cap(text)
+        table[kind, rank, length, extra] = (str(text), text.template, tuple(text.params.items()),
+                                            str(capital), capital.template)
     return table
-
-
-_DESCRIBED = _described()
 
 
 # --------------------------------------------------------------------------------------------
@@ -903,17 +913,17 @@ def _illegal_reason(prev, prev_power, pairs, cards, rules):
                            "needs a higher rank.", rank=_name(play.rank), previous=q), play)
             return ("not_higher",
                     N_("{play} does not beat {previous}: a follow of the same type needs a higher rank.",
-                       play=_cap(describe(play)), previous=q), play)
+                       play=_capital_describe(play), previous=q), play)
         if same_type:
             play = same_type[0]
             return ("length_mismatch",
                     N_("{play} has {count} cards but {previous} has {previous_count}: a follow must have "
-                       "the same number of cards.", play=_cap(describe(play)), count=play.length,
+                       "the same number of cards.", play=_capital_describe(play), count=play.length,
                        previous=q, previous_count=prev.length), play)
         play = pairs[0][0]
         return ("type_mismatch",
                 N_("{play} cannot follow {previous}: play the same type with the same number of cards, "
-                   "or a 510K or a bomb.", play=_cap(describe(play)), previous=q), play)
+                   "or a 510K or a bomb.", play=_capital_describe(play), previous=q), play)
 
     play, power = pairs[0]
     p = describe(play)
@@ -1012,6 +1022,9 @@ def _diagnose(cards: tuple, rules: Rules):
     return ("not_a_combination",
             N_("These cards do not form a 大冶打拱 combination: play a single, a pair, a triple, consecutive "
                "pairs or triples, a 510K or a bomb."))
+
+
+_DESCRIBED = _described()
 
 
 # --------------------------------------------------------------------------------------------
