@@ -6,12 +6,12 @@ a 2, a bomb, a mismatch), about a third of them with a joker standing in for a c
 Settlements: a fixed pool of valid hands, 2–6 players, under the four presets and a few
 switch mixes (jokers, twos, held and played bombs, shut-outs, caps, long hands).
 
-``CASES`` lists (label, function(n), target per second). "warm" repeats the pool (the engine
-caches parsing and readings per card string, and settlements per facts); "cold" clears every
-engine cache before each batch so every input is new to it (the cold settlement pool holds more
-distinct hands than a batch, so the settlement memo never answers). What the engine works out
-once per Rules value (deck counts, switch flags) stays: a table's rules do not change between
-hands.
+``CASES`` lists (label, function(n), target per second). "warm" repeats the pool (whatever the
+engine memoises per input can answer: its usual paths no longer memoise, but its fallbacks do);
+"cold" clears every engine cache before each batch so every input is new to it (the cold
+settlement pool holds more distinct hands than a batch, so no settlement memo can answer). What
+the engine works out once per Rules value (deck counts, switch flags) stays: a table's rules do
+not change between hands.
 """
 from __future__ import annotations
 

@@ -824,12 +824,11 @@ def _key_readings(keys: list, tib: bool, jbomb: str, jsingle: bool) -> tuple:
 class _Derived:
     """What check() and settle() need from a Rules value, worked out once per Rules object."""
 
-    __slots__ = ("hash", "tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
+    __slots__ = ("tib", "jbomb", "jsingle", "decks", "decks_none", "two_forbidden", "min_bomb", "held_by_size",
                  "winner_only", "joker_bomb_on", "whole_unit", "unit", "cap", "limit", "shut_mode", "threshold",
                  "shut_check", "exempt", "dealer_exception", "jd", "per_two", "hbm", "pbm", "long_hand", "points_args")
 
     def __init__(self, rules: Rules):
-        self.hash = hash(rules)
         self.tib = rules.triple_is_bomb
         self.jbomb = rules.joker_bomb
         self.jsingle = rules.joker_single
@@ -1478,11 +1477,12 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     ``points`` include the ``unit`` when it is a whole number; a fractional unit is applied with the
     stake, so ``deltas`` always equal points-before-unit × unit × stake.
 
-    Results are memoised: facts written the usual way with a whole-number stake by the checked
-    hand itself (every value of it has an exact type), other dicts by the facts' ``marshal`` bytes
-    (a faithful encoding of plain JSON-like values, so 1, 1.0 and True differ; anything else is
-    not memoised), with the rules and the stake; every call returns a fresh :class:`Settlement`.
-    Its ``steps`` are written when first read.
+    Facts written the usual way (snake_case keys, lists and dicts, exact ints and bools) with a
+    whole-number stake are checked and settled in one pass, which is quicker than any memo
+    lookup. Other facts are memoised by their ``marshal`` bytes (a faithful encoding of plain
+    JSON-like values, so 1, 1.0 and True differ; anything else is not memoised), the rules and
+    the stake. Every call returns a fresh :class:`Settlement`; its ``steps`` are written when
+    first read.
     """
     if rules is None:
         rules = _DEFAULT
@@ -1492,17 +1492,7 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
         dv = rules.__dict__.get("_derived") or _derive(rules)
         hand = _plain_hand(facts, rules, dv)
         if hand is not None:
-            key = (hand, dv.hash, stake)
-            h = hash(key)  # one hash per call: the memo is keyed by it, and the key is checked on a hit
-            hit = _MEMO.get(h)
-            if hit is not None and hit[0] == key and hit[1] == rules:
-                return _lazy(dict(hit[2]), dict(hit[3]), hand[1], hit[4])
-            result = _settle_hand(hand, rules, dv, stake)
-            if len(_MEMO) >= _MEMO_SIZE:
-                _MEMO.clear()
-            d = result.__dict__
-            _MEMO[h] = (key, rules, dict(d["deltas"]), dict(d["points"]), d["_spec"])
-            return result
+            return _settle_hand(hand, rules, dv, stake)
     if type(facts) is dict and type(stake) in _PLAIN_STAKES:
         try:
             key = (marshal.dumps(facts, 2), rules, type(stake), stake)
