@@ -251,7 +251,8 @@ ARCH_NAMES = {"half": N_("half arch (半拱)"), "straight": N_("straight arch (�
 
 
 def _card_key(card: Card, _strength=SUIT_STRENGTH.get):
-    return (card.rank, _strength(card.suit, 0))
+    """Sort key: by rank, then suit strength (0..4), as one int."""
+    return card.rank * 8 + _strength(card.suit, 0)
 
 
 def _name(rank: int) -> str:
