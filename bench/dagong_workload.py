@@ -194,8 +194,8 @@ def mix():
 CASES = [
     ("大冶打拱 check (27-card-hand plays, warm)", checks, 100_000),
     ("大冶打拱 settle (all patterns, warm)", settlements, 200_000),
-    ("大冶打拱 check (cold: memos cleared, Rules warm)", cold_checks, 10_000),
-    ("大冶打拱 settle (cold: memos cleared, Rules warm)", cold_settlements, 20_000),
+    ("大冶打拱 check (cold: memos cleared, Rules warm)", cold_checks, 100_000),
+    ("大冶打拱 settle (cold: memos cleared, Rules warm)", cold_settlements, 200_000),
 ]
 
 if __name__ == "__main__":

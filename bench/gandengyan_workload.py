@@ -221,8 +221,8 @@ def mix():
 CASES = [
     ("干瞪眼 check (mixed leads/follows, warm)", checks, 100_000),
     ("干瞪眼 settle (presets and switches, warm)", settlements, 200_000),
-    ("干瞪眼 check (cold: caches cleared, rules kept)", cold_checks, 10_000),
-    ("干瞪眼 settle (cold: caches cleared, rules kept)", cold_settlements, 20_000),
+    ("干瞪眼 check (cold: caches cleared, rules kept)", cold_checks, 100_000),
+    ("干瞪眼 settle (cold: caches cleared, rules kept)", cold_settlements, 200_000),
 ]
 
 if __name__ == "__main__":
