@@ -192,6 +192,23 @@ class Verdict:
     play: Reading | None = None
     readings: tuple = ()
 
+    # An engine may leave ``reason`` out of a new Verdict's ``__dict__`` and put ``_reason`` there
+    # instead: ``(function, *arguments)``, called on first read to write the sentence (most
+    # verdicts are never read as text). The field behaves as an ordinary one everywhere.
+    def __getattr__(self, name: str):
+        if name == "reason":
+            d = self.__dict__
+            lazy = d.get("_reason")
+            if lazy is not None:
+                value = d.get("reason")
+                if value is None:
+                    value = d["reason"] = lazy[0](*lazy[1:])
+                return value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __reduce__(self):  # pickles and copies carry the sentence itself
+        return (type(self), (self.legal, self.code, self.reason, self.play, self.readings))
+
 
 @dataclass
 class Settlement:

@@ -290,6 +290,18 @@ def _verdict(legal, code, reason, play=None, readings=()) -> Verdict:
     return obj
 
 
+def _later(legal, code, lazy, play, readings) -> Verdict:
+    """A Verdict whose reason is ``lazy[0](*lazy[1:])``, written when first read (see :class:`Verdict`)."""
+    obj = _new(Verdict)
+    d = obj.__dict__
+    d["legal"] = legal
+    d["code"] = code
+    d["_reason"] = lazy
+    d["play"] = play
+    d["readings"] = readings
+    return obj
+
+
 def _build_tokens() -> dict:
     """Every one-card token of the notation (``5h``, ``10♠``, ``sj``, ``小王`` …) -> its Card, read by
     the real parser; a string whose whitespace-separated tokens are all in this table parses to
@@ -330,7 +342,7 @@ class _Derived:
     """Values of one Rules object used on every check (computed once per Rules value)."""
 
     __slots__ = ("laizi", "bomb_from", "joker_510k", "top_bomb", "max_j510k", "sequences", "gunlong",
-                 "sequence_from", "pairs_from", "triples_from")
+                 "sequence_from", "pairs_from", "triples_from", "_loose")
 
     def __init__(self, rules: Rules):
         self.laizi = TWO if rules.laizi_single_value == 2 else 3
@@ -348,6 +360,16 @@ class _Derived:
         # the fewest cards any sequence (or 滚龙) can have under these rules
         self.sequence_from = min([width * minimum for width, _, minimum in self.sequences]
                                  + ([8] if rules.gunlong else []))
+        self._loose = (rules,)
+
+    @property
+    def loose(self) -> Rules:
+        """The same rules with every sequence allowed from its shortest (for diagnosis only)."""
+        loose = self._loose
+        if type(loose) is tuple:
+            loose = self._loose = dataclasses.replace(loose[0], allow_straights=True, min_straight=3,
+                                                      min_linked_pairs=2, min_linked_triples=2)
+        return loose
 
 
 def _derived(rules: Rules) -> _Derived:
@@ -810,17 +832,14 @@ def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, pl
     if play_as is not None:
         declared = _filter(pairs, play_as)
         if not declared:
-            return _verdict(False, "reading_not_possible",
-                            N_("These cards cannot be read as '{declared}'.", declared=play_as),
-                            None, all_readings)
+            return _later(False, "reading_not_possible", (_unreadable_play, play_as), None, all_readings)
         pairs = declared
     if not pairs:
-        code, reason = _diagnose(play, rules)
-        return _verdict(False, code, reason, None, all_readings)
+        return _later(False, _diagnose(play, rules, False)[0], (_diagnosis, play, rules), None, all_readings)
 
     if previous is None:
         best = pairs[0][0]
-        return _verdict(True, "ok", N_("Legal lead: {play}.", play=describe(best)), best, all_readings)
+        return _later(True, "ok", (_lead_reason, best), best, all_readings)
 
     error = _deck_error(previous, "previous")
     if error is not None:
@@ -831,20 +850,42 @@ def _evaluate(previous: tuple | None, play: tuple, rules: Rules, previous_as, pl
     if previous_as is not None:
         previous_pairs = _filter(previous_pairs, previous_as)
         if not previous_pairs:
-            return _verdict(False, "reading_not_possible",
-                            N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
-                            None, all_readings)
+            return _later(False, "reading_not_possible", (_unreadable_previous, previous_as), None, all_readings)
     if not previous_pairs:
-        return _verdict(False, "previous_not_a_combination",
-                        N_("The cards on the table are not a legal combination, so nothing can follow them."),
-                        None, all_readings)
+        return _later(False, "previous_not_a_combination", (_previous_not_a_combination,), None, all_readings)
     prev, prev_power = previous_pairs[0]
     for reading, power in pairs:
         if _beats(prev, prev_power, reading, power):
-            return _verdict(True, "ok", _legal_reason(prev, prev_power, reading, power, rules),
-                            reading, all_readings)
-    code, reason, shown = _illegal_reason(prev, prev_power, pairs, play, rules)
-    return _verdict(False, code, reason, shown, all_readings)
+            return _later(True, "ok", (_legal_reason, prev, prev_power, reading, power, rules), reading,
+                          all_readings)
+    code, _, shown = _illegal_reason(prev, prev_power, pairs, play, rules, False)
+    return _later(False, code, (_illegal_text, prev, prev_power, pairs, play, rules), shown, all_readings)
+
+
+# The reasons of verdicts, written when first read (arguments as kept by _later).
+
+def _unreadable_play(declared) -> Text:
+    return N_("These cards cannot be read as '{declared}'.", declared=declared)
+
+
+def _unreadable_previous(declared) -> Text:
+    return N_("The cards on the table cannot be read as '{declared}'.", declared=declared)
+
+
+def _previous_not_a_combination() -> Text:
+    return N_("The cards on the table are not a legal combination, so nothing can follow them.")
+
+
+def _lead_reason(best) -> Text:
+    return N_("Legal lead: {play}.", play=describe(best))
+
+
+def _diagnosis(cards, rules) -> Text:
+    return _diagnose(cards, rules)[1]
+
+
+def _illegal_text(prev, prev_power, pairs, cards, rules) -> Text:
+    return _illegal_reason(prev, prev_power, pairs, cards, rules)[1]
 
 
 _check = lru_cache(maxsize=65536)(_evaluate)
@@ -893,8 +934,17 @@ def _legal_reason(prev, prev_power, play, power, rules) -> Text:
     return N_("Legal: {play} beats {previous}.", play=p, previous=q)
 
 
-def _illegal_reason(prev, prev_power, pairs, cards, rules):
-    """(code, reason, reading shown) for a play none of whose readings beats ``prev``."""
+def _nothing(*args, **params) -> None:
+    return None
+
+
+def _illegal_reason(prev, prev_power, pairs, cards, rules, write=True):
+    """(code, reason, reading shown) for a play none of whose readings beats ``prev``; with
+    ``write`` false the reason is None (nothing is written: the same branches give the code)."""
+    if write:
+        N_, describe, _capital_describe, _cap = _N, _describe_, _capital_describe_, _cap_
+    else:
+        N_ = describe = _capital_describe = _cap = _nothing
     q = describe(prev)
     limit = _510k_joker_limit(cards, rules)
     if limit is not None:
@@ -999,22 +1049,23 @@ def _510k_joker_limit(cards: tuple, rules: Rules):
     return None
 
 
-def _diagnose(cards: tuple, rules: Rules):
-    """(code, reason) for cards that form no combination at all."""
+def _diagnose(cards: tuple, rules: Rules, write=True):
+    """(code, reason) for cards that form no combination at all (reason None unless ``write``)."""
+    N_ = _N if write else _nothing
     limit = _510k_joker_limit(cards, rules)
     if limit is not None:
         return ("too_many_jokers_in_510k",
                 N_("A 510K may contain at most {limit} joker (house rule maxJokersIn510K), so these cards "
                    "are not a 510K.", limit=rules.max_jokers_in_510k))
-    loose = dataclasses.replace(rules, allow_straights=True, min_straight=3, min_linked_pairs=2,
-                                min_linked_triples=2)
-    if not rules.allow_straights and any(r.type == "straight" for r in _readings(cards, loose, allow_two=True)):
-        if any(r.type == "straight" for r in _readings(cards, loose)):
+    loose = _derived(rules).loose
+    with_two, plain = _readings(cards, loose, allow_two=True), _readings(cards, loose)
+    if not rules.allow_straights and any(r.type == "straight" for r in with_two):
+        if any(r.type == "straight" for r in plain):
             return ("no_straights", N_("Single straights (顺子) are not played in 大冶打拱 (house rule allowStraights)."))
-    if _readings(cards, loose, allow_two=True) and not _readings(cards, loose):
+    if with_two and not plain:
         return ("two_in_sequence", N_("A 2 cannot be part of a sequence: consecutive pairs, triples and "
                                       "straights run from 3 up to A."))
-    if _readings(cards, loose):
+    if plain:
         return ("sequence_too_short", N_("This sequence is shorter than the house rules allow (minLinkedPairs, "
                                          "minLinkedTriples, minStraight)."))
     if len(cards) > MAX_BOMB:
@@ -1026,6 +1077,7 @@ def _diagnose(cards: tuple, rules: Rules):
 
 
 _DESCRIBED = _described()
+_N, _describe_, _capital_describe_, _cap_ = N_, describe, _capital_describe, _cap  # for _illegal_reason
 
 
 # --------------------------------------------------------------------------------------------
