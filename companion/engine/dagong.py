@@ -1545,7 +1545,8 @@ class _LazySettlement(Settlement):
         d = self.__dict__
         steps = d.get("_steps")
         if steps is None:
-            steps = d.setdefault("_steps", _steps(*d["_spec"]))
+            spec = d["_spec"]
+            steps = d.setdefault("_steps", spec[0](*spec[1:]))
         return steps
 
     @steps.setter
@@ -1571,22 +1572,29 @@ class _LazySettlement(Settlement):
 
 
 def _lazy(deltas, spec, points, winners, arch, multiplier, next_dealer) -> Settlement:
+    """A _LazySettlement whose steps are ``spec[0](*spec[1:])`` (attributes set one by one: no
+    instance dict is made until one is needed)."""
     obj = _new(_LazySettlement)
-    d = obj.__dict__
-    d["deltas"] = deltas
-    d["_spec"] = spec
-    d["points"] = points
-    d["winners"] = winners
-    d["arch"] = arch
-    d["multiplier"] = multiplier
-    d["next_dealer"] = next_dealer
+    obj.deltas = deltas
+    obj._spec = spec
+    obj.points = points
+    obj.winners = winners
+    obj.arch = arch
+    obj.multiplier = multiplier
+    obj.next_dealer = next_dealer
     return obj
 
 
 def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     """Settle one hand: winners, arch, multiplier, zero-sum integer points (with the base stake),
     deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
-    rules = _coerce_rules(rules)
+    if type(rules) is not Rules:
+        rules = _coerce_rules(rules)
+    if type(facts) is dict and not rules.bonus_xi_qian:
+        # plain, valid facts are settled directly (quicker than a memo lookup); anything else below
+        result = _settle_plain(facts, rules, stake)
+        if result is not None:
+            return result
     key = _settle_key(facts, rules, stake)
     if key is not None:
         try:
@@ -1600,8 +1608,179 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     if key is not None:
         if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
             _SETTLE_CACHE.clear()
-        _SETTLE_CACHE[key] = result.__dict__["_spec"]  # (f, outcome, rules, stake)
+        _SETTLE_CACHE[key] = result.__dict__["_spec"][1:]  # (f, outcome, rules, stake)
     return result
+
+
+def _settle_plain(facts: dict, rules: Rules, stake):
+    """``settle`` for plain, valid facts (exact types, no 喜 bombs) in one pass: the checks of
+    :func:`_validate_fast`, the outcome of :func:`_team_outcome` / :func:`_shout_outcome` and the
+    numbers of :func:`_settle`. None for anything else, and for hands that are not over (the full
+    path then gives the result or the error). The steps are written from a snapshot of the
+    normalised facts when first read (:func:`_plain_steps`)."""
+    get = facts.get
+    players = get("players")
+    if (type(players) is not list and type(players) is not tuple) or len(players) != PLAYERS:
+        return None
+    a, b, c, d = players
+    if type(a) is not str or type(b) is not str or type(c) is not str or type(d) is not str:
+        return None
+    if not (a.strip() and b.strip() and c.strip() and d.strip()):
+        return None
+    seats = {a, b, c, d}
+    if len(seats) != PLAYERS:
+        return None
+    banker = get("banker")
+    if type(banker) is not str or banker not in seats:
+        return None
+    shout = get("shout")
+    if shout is None or shout == "" or shout is False:
+        shout = None
+    elif type(shout) is not str or shout not in seats or not rules.shout_allowed:
+        return None
+    partner = get("partner")
+    if partner is None or partner == "" or partner is False:
+        partner = None
+    elif type(partner) is not str or partner not in seats:
+        return None
+    if shout is None:
+        if partner is None or partner == banker:
+            return None
+    elif partner is not None:
+        return None
+    order = get("order")
+    if type(order) is list or type(order) is tuple:
+        for name in order:
+            if type(name) is not str or name not in seats:
+                return None
+        if len(set(order)) != len(order):
+            return None
+        if not order:  # the hand is not over
+            return None
+        order = tuple(order)
+    else:  # None (the hand is not over) or a wrong type
+        return None
+    bright = get("bright_card")
+    if bright is None or bright == "":
+        bright = None
+    elif type(bright) is str and bright in _BRIGHT:
+        bright = _BRIGHT[bright]
+    else:
+        return None
+    base = rules.base_stake
+    first = order[0]
+    if shout is not None:
+        m = rules.shout_multiplier
+        share = m * base
+        if first == shout:
+            points = {a: -share, b: -share, c: -share, d: -share}
+            points[shout] = 3 * share
+            winners = [shout]
+        else:
+            points = {a: share, b: share, c: share, d: share}
+            points[shout] = -3 * share
+            winners = [p for p in (a, b, c, d) if p != shout]
+        deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
+        return _lazy(deltas, (_plain_steps, a, b, c, d, banker, partner, shout, order, None, 0, bright, rules,
+                              stake), points, winners, "shout", m, first)
+
+    captured_raw = get("captured")
+    if captured_raw is None:
+        captured_raw = {}
+    elif type(captured_raw) is not dict:
+        return None
+    if not seats.issuperset(captured_raw):
+        return None
+    cget = captured_raw.get
+    ca, cb, cc, cd = cget(a), cget(b), cget(c), cget(d)
+    if ca is None:
+        ca = 0
+    elif type(ca) is not int or not 0 <= ca <= TOTAL_POINTS or ca % 5:
+        return None
+    if cb is None:
+        cb = 0
+    elif type(cb) is not int or not 0 <= cb <= TOTAL_POINTS or cb % 5:
+        return None
+    if cc is None:
+        cc = 0
+    elif type(cc) is not int or not 0 <= cc <= TOTAL_POINTS or cc % 5:
+        return None
+    if cd is None:
+        cd = 0
+    elif type(cd) is not int or not 0 <= cd <= TOTAL_POINTS or cd % 5:
+        return None
+    in_hand = get("last_hand_points")
+    if in_hand is None:
+        in_hand = 0
+    elif type(in_hand) is not int or not 0 <= in_hand <= TOTAL_POINTS or in_hand % 5:
+        return None
+    total = ca + cb + cc + cd + in_hand
+    count = len(order)
+    if total > TOTAL_POINTS or (count >= PLAYERS - 1 and total != TOTAL_POINTS) or count == 1:
+        return None  # (one player out: the hand is not over)
+    cap = {a: ca, b: cb, c: cc, d: cd}
+    # the two sides, each in seat order (players.index: the first seat of the name)
+    seat = (a, b, c, d)
+    i, j = seat.index(banker), seat.index(partner)
+    if i > j:
+        i, j = j, i
+    k1, k2 = _OTHER_SEATS[i, j]
+    if first == banker or first == partner:
+        mine, other = [seat[i], seat[j]], [seat[k1], seat[k2]]
+    else:
+        mine, other = [seat[k1], seat[k2]], [seat[i], seat[j]]
+    mate = mine[1] if mine[0] == first else mine[0]
+    second = order[1]
+    team_points = cap[first] + cap[mate]
+    if second == mate:  # E12
+        winners, m = mine, 4 if cap[other[0]] + cap[other[1]] == 0 else 2
+    elif count < PLAYERS - 1:
+        second_points = cap[second]
+        if rules.early_end_e1 and second_points >= rules.e1_fence and team_points > 0:
+            winners, m = other, 1
+        elif rules.early_end_e2 and team_points >= rules.e2_fence and second_points > 0:
+            winners, m = mine, 1
+        elif rules.early_end_e3 and (second_points == TOTAL_POINTS or team_points == TOTAL_POINTS):
+            winners, m = other if second_points == TOTAL_POINTS else mine, rules.shutout_multiplier_13_14
+        else:  # no early end applies: the hand is not over
+            return None
+    else:
+        third = order[2]
+        last = order[3] if count > 3 else next(p for p in seat if p not in order[:3])
+        if mate == third:
+            points = cap[first] + cap[last] + cap[mate] + in_hand
+        else:
+            points = cap[first] + cap[last]
+        if (rules.first_third_always_wins and third == mate) or points >= rules.win_threshold:
+            winners = mine
+            m = rules.shutout_multiplier_13_14 if points == TOTAL_POINTS else 1
+        else:
+            winners = other
+            m = rules.shutout_multiplier_13_14 if TOTAL_POINTS - points == TOTAL_POINTS else 1
+    share = m * base
+    w0, w1 = winners
+    points = {a: -share, b: -share, c: -share, d: -share}
+    points[w0] = share
+    points[w1] = share
+    deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
+    return _lazy(deltas, (_plain_steps, a, b, c, d, banker, partner, None, order, cap, in_hand, bright, rules,
+                          stake), points, winners, _ARCH_BY_MULTIPLIER.get(m, "straight"), m, first)
+
+
+def _plain_steps(a, b, c, d, banker, partner, shout, order, captured, in_hand, bright, rules, stake) -> list:
+    """The steps of a settlement made by :func:`_settle_plain`, from its snapshot of the facts: the
+    normalised facts and outcome that :func:`_validate_fast` gives, then :func:`_steps`."""
+    normal = {"players": [a, b, c, d], "banker": banker, "partner": partner, "shout": shout, "order": list(order)}
+    if shout is not None:
+        normal["captured"] = {}
+        normal["last_hand_points"] = 0
+    else:
+        normal["captured"] = dict(captured)
+        normal["last_hand_points"] = in_hand
+    if bright is not None:
+        normal["bright_card"] = bright
+    outcome = _shout_outcome(normal, rules) if shout is not None else _team_outcome(normal, rules)
+    return _steps(normal, outcome, rules, stake)
 
 
 def _settle(f, o, rules, stake) -> Settlement:
@@ -1635,7 +1814,7 @@ def _settle(f, o, rules, stake) -> Settlement:
                         points[q] -= gain
     deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
     # winners are one side (or the shouter), already in seat order
-    return _lazy(deltas, (f, o, rules, stake), points, list(winners), arch, m, f["order"][0])
+    return _lazy(deltas, (_steps, f, o, rules, stake), points, list(winners), arch, m, f["order"][0])
 
 
 def _steps(f, o, rules, stake) -> list:
