@@ -895,17 +895,163 @@ _check = lru_cache(maxsize=65536)(_evaluate)
 def _check_text(previous: str | None, play: str, rules: Rules) -> Verdict:
     """``check`` for a play (not a pass) and a previous play written as text, without declarations."""
     if previous is None or previous.strip() in ("", "-"):  # a lead
-        previous_cards = None
+        previous_codes = None
     else:
         try:
-            previous_cards = tuple(map(_TOKEN, previous.split()))
+            previous_codes = list(map(_CODE, previous.split()))
         except KeyError:
-            previous_cards = _to_cards(previous, "previous")
+            previous_codes = False
     try:
-        play_cards = tuple(map(_TOKEN, play.split()))
+        play_codes = list(map(_CODE, play.split()))
     except KeyError:
-        play_cards = _to_cards(play, "play")
+        play_codes = False
+    if previous_codes is not False and play_codes is not False:  # every card in the one-token notation
+        return _evaluate_codes(previous_codes, play_codes, rules, (_text_reason, previous, play, rules))
+    if previous_codes is None:
+        previous_cards = None
+    elif previous_codes is False:
+        previous_cards = _to_cards(previous, "previous")
+    else:
+        previous_cards = _cards_at(previous_codes)
+    play_cards = _to_cards(play, "play") if play_codes is False else _cards_at(play_codes)
     return _evaluate(previous_cards, play_cards, rules, None, None)
+
+
+# Cards as codes (``_card_key``: rank * 8 + suit strength; every joker below has no suit): each
+# one-card token of the notation -> its code, each code -> one Card of that value.
+_JOKER_CODE = SMALL_JOKER * 8  # codes from here on are jokers
+_CODE = {token: _card_key(card) for token, card in _TOKENS.items()}.__getitem__
+_CARD_AT = [None] * (ANY_JOKER * 8 + 8)
+for _card in _TOKENS.values():
+    _CARD_AT[_card_key(_card)] = _card
+_ONE_CARD = [None if _card is None else (_card,) for _card in _CARD_AT]
+_CARD_OF = _CARD_AT.__getitem__
+del _card
+_SAME = [[(rank,) * n for rank in range(ANY_JOKER + 1)] for n in range(MAX_BOMB + 1)]  # _SAME[n][rank]
+_LOW = [(("low", rank),) for rank in range(ANY_JOKER + 1)]
+
+
+def _cards_at(codes) -> tuple:
+    """The cards of ``codes``, in the same order."""
+    return tuple(map(_CARD_OF, codes))
+
+
+def _bomb_power(rank: int, n: int, hard: bool, rules: Rules) -> tuple:
+    """``_power`` of a bomb reading of ``n`` cards of ``rank``."""
+    return (1 if (rules.bomb_vs_510k == "510KAboveFourBomb" and n <= 4) else 4,
+            1 if (rules.xi_premium and hard and n >= 7) else 0, n, 1 if (rules.hard_beats_soft and hard) else 0,
+            rank)
+
+
+def _code_pairs(codes: list, rules: Rules, d: _Derived) -> tuple:
+    """``_pairs(_cards_at(codes), rules)``: singles, pairs, same-rank groups, soft bombs and
+    consecutive pairs or triples worked out on the codes; anything else goes to :func:`_pairs`."""
+    n = len(codes)
+    if n == 1:
+        code = codes[0]
+        rank = code >> 3
+        if rank < SMALL_JOKER:
+            return ((_reading("single", rank, 1, _ONE_CARD[code], _SAME[1][rank], _NOT_JOKER), None),)
+        rank = d.laizi
+        return ((_reading("single", rank, 1, _ONE_CARD[code], _SAME[1][rank], _A_JOKER), None),)
+    if n == 2:
+        if d.sequence_from <= 2:
+            return _pairs(_cards_at(codes), rules)
+        x, y = codes
+        if x < _JOKER_CODE:
+            if y < _JOKER_CODE:
+                if x >> 3 != y >> 3:
+                    return ()
+                if y < x:  # same rank: the weaker suit first
+                    x, y = y, x
+            rank = x >> 3
+        elif y < _JOKER_CODE:
+            x, y = y, x
+            rank = x >> 3
+        else:
+            rank = d.laizi
+        return ((_reading("pair", rank, 2, (_CARD_AT[x], _CARD_AT[y]), _SAME[2][rank]), None),)
+    if n <= MAX_BOMB:
+        top = max(codes)
+        if top < _JOKER_CODE:  # no jokers
+            ordered = sorted(codes)
+            rank = ordered[0] >> 3
+            high = top >> 3
+            if high == rank:  # n natural cards of one rank: a triple and/or a hard bomb, nothing else
+                cards = tuple(map(_CARD_OF, ordered))
+                values = _SAME[n][rank]
+                if n >= d.bomb_from:
+                    bomb = (_reading("bomb", rank, n, cards, values, _HARD), _bomb_power(rank, n, True, rules))
+                    if n == 3:
+                        return (bomb, (_reading("triple", rank, 3, cards, values), None))
+                    return (bomb,)
+                if n == 3:
+                    return ((_reading("triple", rank, 3, cards, values), None),)
+                return ()
+            k = high - rank + 1
+            width = n // k
+            if n <= 7 and high < TWO and width * k == n and (
+                    (width == 2 and k >= d.pairs_from) or (width == 3 and k >= d.triples_from)):
+                i = 0
+                for code in ordered:
+                    if code >> 3 != rank + i // width:
+                        break
+                    i += 1
+                else:  # consecutive pairs or triples (at most 7 cards: not a straight, 滚龙 or group)
+                    return ((_reading("linked_pairs" if width == 2 else "linked_triples", high, n,
+                                      tuple(map(_CARD_OF, ordered)), tuple([c >> 3 for c in ordered]), _LOW[rank]),
+                             None),)
+        elif n <= 7:
+            naturals = [c for c in codes if c < _JOKER_CODE]
+            count = len(naturals)
+            if count >= 3 and n >= 4 and not (count == 3 and n == 6):
+                naturals.sort()
+                rank = naturals[0] >> 3
+                if naturals[-1] >> 3 == rank:  # three or more of a rank and jokers: a soft bomb, nothing else
+                    cards = tuple(map(_CARD_OF, naturals + [c for c in codes if c >= _JOKER_CODE]))
+                    return ((_reading("bomb", rank, n, cards, _SAME[n][rank], _SOFT),
+                             _bomb_power(rank, n, False, rules)),)
+    return _pairs(_cards_at(codes), rules)
+
+
+def _evaluate_codes(previous: list | None, play: list, rules: Rules, lazy: tuple) -> Verdict:
+    """``_evaluate(_cards_at(previous), _cards_at(play), rules, None, None)`` (previous None for a
+    lead), the reason written when first read by ``lazy`` (:func:`_text_reason`)."""
+    d = _derived(rules)
+    n = len(play)
+    if n > 2 and (n > 8 or len(set(play)) != n):  # (distinct codes: no card twice, so within the decks)
+        error = _deck_error(_cards_at(play), "play")
+        if error is not None:
+            return _verdict(False, "too_many_copies", error.message)
+    pairs = _code_pairs(play, rules, d)
+    all_readings = (pairs[0][0],) if len(pairs) == 1 else tuple([r for r, _ in pairs])
+    if not pairs:
+        return _later(False, _diagnose(_cards_at(play), rules, False)[0], lazy, None, all_readings)
+    if previous is None:
+        return _later(True, "ok", lazy, pairs[0][0], all_readings)
+    n = len(previous)
+    if n > 2 and (n > 8 or len(set(previous)) != n):
+        error = _deck_error(_cards_at(previous), "previous")
+        if error is not None:
+            return _verdict(False, "too_many_copies",
+                            N_("The play on the table is impossible: {problem}", problem=error.message),
+                            None, all_readings)
+    previous_pairs = _code_pairs(previous, rules, d)
+    if not previous_pairs:
+        return _later(False, "previous_not_a_combination", lazy, None, all_readings)
+    prev, prev_power = previous_pairs[0]
+    for reading, power in pairs:
+        if _beats(prev, prev_power, reading, power):
+            return _later(True, "ok", lazy, reading, all_readings)
+    code, _, shown = _illegal_reason(prev, prev_power, pairs, _cards_at(play), rules, False)
+    return _later(False, code, lazy, shown, all_readings)
+
+
+def _text_reason(previous: str | None, play: str, rules: Rules) -> Text:
+    """The reason of ``_check_text(previous, play, rules)``: the same verdict worked out again from
+    the cards (by :func:`_evaluate`), and its reason."""
+    previous_cards = None if previous is None or previous.strip() in ("", "-") else _parse_text(previous)
+    return _evaluate(previous_cards, _parse_text(play), rules, None, None).reason
 
 
 def _legal_reason(prev, prev_power, play, power, rules) -> Text:
