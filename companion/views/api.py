@@ -206,14 +206,15 @@ def get_text(body: dict, key: str, *, required: bool = False, allow_null: bool =
     value = body.get(key)
     if value is None:
         if required or (key in body and not allow_null):
-            raise ApiError(400, "missing",
-                           _("\"%(key)s\" is required%(example)s.", key=key,
-                             example=(_(", for example %(example)s", example=example) if example else "")), field)
+            message = (_("\"%(key)s\" is required, for example %(example)s.", key=key, example=example)
+                       if example else _("\"%(key)s\" is required.", key=key))
+            raise ApiError(400, "missing", message, field)
         return None
     if not isinstance(value, str):
-        raise ApiError(400, "wrong_type",
-                       _("\"%(key)s\" must be text%(example)s, not %(kind)s.", key=key, kind=_type_name(value),
-                         example=(_(" such as %(example)s", example=example) if example else "")), field)
+        message = (_("\"%(key)s\" must be text such as %(example)s, not %(kind)s.", key=key,
+                     kind=_type_name(value), example=example)
+                   if example else _("\"%(key)s\" must be text, not %(kind)s.", key=key, kind=_type_name(value)))
+        raise ApiError(400, "wrong_type", message, field)
     if len(value) > max_length:
         raise ApiError(400, "too_long",
                        _("\"%(key)s\" is too long: at most %(limit)s characters.", key=key, limit=max_length), field)
