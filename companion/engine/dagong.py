@@ -1736,83 +1736,62 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
     if type(rules) is not Rules:
         rules = _coerce_rules(rules)
-    if type(facts) is dict and not rules.bonus_xi_qian:
-        # plain, valid facts are settled directly (quicker than a memo lookup); anything else below
-        result = _settle_plain(facts, rules, stake)
-        if result is not None:
-            return result
-    key = _settle_key(facts, rules, stake)
-    if key is not None:
-        try:
-            cached = _SETTLE_CACHE.get(key)
-        except TypeError:  # unhashable values: settle without the cache
-            key = cached = None
-        if cached is not None:  # the checked facts and outcome: only the numbers are worked out again
-            return _settle(*cached)
-    f, outcome = _validate_fast(facts, rules) or _validate(facts, rules)
-    result = _settle(f, outcome, rules, stake)
-    if key is not None:
-        if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
-            _SETTLE_CACHE.clear()
-        _SETTLE_CACHE[key] = result.__dict__["_spec"][1:]  # (f, outcome, rules, stake)
-    return result
-
-
-def _settle_plain(facts: dict, rules: Rules, stake):
-    """``settle`` for plain, valid facts (exact types, no 喜 bombs) in one pass: the checks of
-    :func:`_validate_fast`, the outcome of :func:`_team_outcome` / :func:`_shout_outcome` and the
-    numbers of :func:`_settle`. None for anything else, and for hands that are not over (the full
-    path then gives the result or the error). The steps are written from a snapshot of the
-    normalised facts when first read (:func:`_plain_steps`)."""
+    if type(facts) is not dict or rules.bonus_xi_qian:
+        return _settle_other(facts, rules, stake)
+    # Plain, valid facts (exact types, no 喜 bombs) are settled here in one pass (quicker than a memo
+    # lookup): the checks of _validate_fast, the outcome of _team_outcome / _shout_outcome and the
+    # numbers of _settle. Anything else, and hands that are not over, go to _settle_other (which
+    # gives the result or the error). The steps are written from a snapshot of the normalised
+    # facts when first read (_plain_steps).
     get = facts.get
     players = get("players")
     if (type(players) is not list and type(players) is not tuple) or len(players) != PLAYERS:
-        return None
+        return _settle_other(facts, rules, stake)
     a, b, c, d = players
     if type(a) is not str or type(b) is not str or type(c) is not str or type(d) is not str:
-        return None
+        return _settle_other(facts, rules, stake)
     if not (a.strip() and b.strip() and c.strip() and d.strip()):
-        return None
+        return _settle_other(facts, rules, stake)
     seats = {a, b, c, d}
     if len(seats) != PLAYERS:
-        return None
+        return _settle_other(facts, rules, stake)
     banker = get("banker")
     if type(banker) is not str or banker not in seats:
-        return None
+        return _settle_other(facts, rules, stake)
     shout = get("shout")
     if shout is None or shout == "" or shout is False:
         shout = None
     elif type(shout) is not str or shout not in seats or not rules.shout_allowed:
-        return None
+        return _settle_other(facts, rules, stake)
     partner = get("partner")
     if partner is None or partner == "" or partner is False:
         partner = None
     elif type(partner) is not str or partner not in seats:
-        return None
+        return _settle_other(facts, rules, stake)
     if shout is None:
         if partner is None or partner == banker:
-            return None
+            return _settle_other(facts, rules, stake)
     elif partner is not None:
-        return None
+        return _settle_other(facts, rules, stake)
     order = get("order")
     if type(order) is list or type(order) is tuple:
         for name in order:
             if type(name) is not str or name not in seats:
-                return None
+                return _settle_other(facts, rules, stake)
         if len(set(order)) != len(order):
-            return None
+            return _settle_other(facts, rules, stake)
         if not order:  # the hand is not over
-            return None
+            return _settle_other(facts, rules, stake)
         order = tuple(order)
     else:  # None (the hand is not over) or a wrong type
-        return None
+        return _settle_other(facts, rules, stake)
     bright = get("bright_card")
     if bright is None or bright == "":
         bright = None
     elif type(bright) is str and bright in _BRIGHT:
         bright = _BRIGHT[bright]
     else:
-        return None
+        return _settle_other(facts, rules, stake)
     base = rules.base_stake
     first = order[0]
     if shout is not None:
@@ -1826,44 +1805,50 @@ def _settle_plain(facts: dict, rules: Rules, stake):
             points = {a: share, b: share, c: share, d: share}
             points[shout] = -3 * share
             winners = [p for p in (a, b, c, d) if p != shout]
-        deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
-        return _lazy(deltas, (_plain_steps, a, b, c, d, banker, partner, shout, order, None, 0, bright, rules,
-                              stake), points, winners, "shout", m, first)
+        result = _new(_LazySettlement)  # as _lazy makes it
+        result.deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
+        result._spec = (_plain_steps, a, b, c, d, banker, partner, shout, order, None, 0, bright, rules, stake)
+        result.points = points
+        result.winners = winners
+        result.arch = "shout"
+        result.multiplier = m
+        result.next_dealer = first
+        return result
 
     captured_raw = get("captured")
     if captured_raw is None:
         captured_raw = {}
     elif type(captured_raw) is not dict:
-        return None
+        return _settle_other(facts, rules, stake)
     if not seats.issuperset(captured_raw):
-        return None
+        return _settle_other(facts, rules, stake)
     cget = captured_raw.get
     ca, cb, cc, cd = cget(a), cget(b), cget(c), cget(d)
     if ca is None:
         ca = 0
     elif type(ca) is not int or not 0 <= ca <= TOTAL_POINTS or ca % 5:
-        return None
+        return _settle_other(facts, rules, stake)
     if cb is None:
         cb = 0
     elif type(cb) is not int or not 0 <= cb <= TOTAL_POINTS or cb % 5:
-        return None
+        return _settle_other(facts, rules, stake)
     if cc is None:
         cc = 0
     elif type(cc) is not int or not 0 <= cc <= TOTAL_POINTS or cc % 5:
-        return None
+        return _settle_other(facts, rules, stake)
     if cd is None:
         cd = 0
     elif type(cd) is not int or not 0 <= cd <= TOTAL_POINTS or cd % 5:
-        return None
+        return _settle_other(facts, rules, stake)
     in_hand = get("last_hand_points")
     if in_hand is None:
         in_hand = 0
     elif type(in_hand) is not int or not 0 <= in_hand <= TOTAL_POINTS or in_hand % 5:
-        return None
+        return _settle_other(facts, rules, stake)
     total = ca + cb + cc + cd + in_hand
     count = len(order)
     if total > TOTAL_POINTS or (count >= PLAYERS - 1 and total != TOTAL_POINTS) or count == 1:
-        return None  # (one player out: the hand is not over)
+        return _settle_other(facts, rules, stake)  # (one player out: the hand is not over)
     cap = {a: ca, b: cb, c: cc, d: cd}
     # the two sides, each in seat order (players.index: the first seat of the name)
     seat = (a, b, c, d)
@@ -1889,7 +1874,7 @@ def _settle_plain(facts: dict, rules: Rules, stake):
         elif rules.early_end_e3 and (second_points == TOTAL_POINTS or team_points == TOTAL_POINTS):
             winners, m = other if second_points == TOTAL_POINTS else mine, rules.shutout_multiplier_13_14
         else:  # no early end applies: the hand is not over
-            return None
+            return _settle_other(facts, rules, stake)
     else:
         third = order[2]
         last = order[3] if count > 3 else next(p for p in seat if p not in order[:3])
@@ -1908,9 +1893,34 @@ def _settle_plain(facts: dict, rules: Rules, stake):
     points = {a: -share, b: -share, c: -share, d: -share}
     points[w0] = share
     points[w1] = share
-    deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
-    return _lazy(deltas, (_plain_steps, a, b, c, d, banker, partner, None, order, cap, in_hand, bright, rules,
-                          stake), points, winners, _ARCH_BY_MULTIPLIER.get(m, "straight"), m, first)
+    result = _new(_LazySettlement)  # as _lazy makes it
+    result.deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
+    result._spec = (_plain_steps, a, b, c, d, banker, partner, None, order, cap, in_hand, bright, rules, stake)
+    result.points = points
+    result.winners = winners
+    result.arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
+    result.multiplier = m
+    result.next_dealer = first
+    return result
+
+
+def _settle_other(facts, rules: Rules, stake) -> Settlement:
+    """``settle`` for facts that are not plain and valid: checked in full, with a memo."""
+    key = _settle_key(facts, rules, stake)
+    if key is not None:
+        try:
+            cached = _SETTLE_CACHE.get(key)
+        except TypeError:  # unhashable values: settle without the cache
+            key = cached = None
+        if cached is not None:  # the checked facts and outcome: only the numbers are worked out again
+            return _settle(*cached)
+    f, outcome = _validate_fast(facts, rules) or _validate(facts, rules)
+    result = _settle(f, outcome, rules, stake)
+    if key is not None:
+        if len(_SETTLE_CACHE) >= _SETTLE_CACHE_MAX:
+            _SETTLE_CACHE.clear()
+        _SETTLE_CACHE[key] = result.__dict__["_spec"][1:]  # (f, outcome, rules, stake)
+    return result
 
 
 def _plain_steps(a, b, c, d, banker, partner, shout, order, captured, in_hand, bright, rules, stake) -> list:
