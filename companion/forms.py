@@ -23,6 +23,11 @@ from .models import Table
 MAX_SEATS = 6
 
 
+def _ascii_int(text) -> bool:
+    """True for ASCII digits only: '²'.isdigit() is True, yet int('²') fails."""
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
 def _c(pairs) -> list:
     """(value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -198,7 +203,7 @@ class GandengyanHandForm(HandForm):
     def facts(self) -> dict:
         """The engine's facts, or FormError (the field errors are already set)."""
         failed = False
-        winner_seat = int(self.winner.data) if (self.winner.data or "").isdigit() else None
+        winner_seat = int(self.winner.data) if _ascii_int(self.winner.data) else None
         if winner_seat is None or winner_seat >= len(self.names):
             self.winner.errors = list(self.winner.errors or []) + [_l("Choose who went out first.")]
             raise FormError()
@@ -245,7 +250,7 @@ class DagongHandForm(HandForm):
 
     def _top_field(self, parts):
         if parts[0] == "order":
-            if len(parts) > 1 and parts[1].isdigit():
+            if len(parts) > 1 and _ascii_int(parts[1]):
                 return self._fields.get(f"order_{min(int(parts[1]), 3) + 1}")
             return self.group("order")
         if parts[0] == "captured":

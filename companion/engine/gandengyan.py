@@ -58,7 +58,7 @@ class _ParamSwitch(Switch):
                 if _squash(base) == _squash(word):
                     if ":" in choice and sep:
                         number = number.strip()
-                        if number.isdigit() and len(number) <= 6 and int(number) >= 1:
+                        if number.isascii() and number.isdigit() and len(number) <= 6 and int(number) >= 1:
                             return f"{base}:{int(number)}"
                         raise RulesError(N_("The house rule '{key}' needs a whole number of at least 1 "
                                             "after '{word}:', not '{value}'.",

@@ -92,7 +92,7 @@ def record(table: Table):
         facts = form.facts()
         hand = scoring.record_hand(table, facts, request_id=form.request_id.data or "",
                                    device=device_label(),
-                                   expected_number=int(expected) if (expected or "").isdigit() else None)
+                                   expected_number=int(expected) if (expected or "").isascii() and (expected or "").isdigit() else None)
     except FormError:
         return _render_form(table, form, status=400)
     except scoring.Conflict as error:

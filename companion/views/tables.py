@@ -138,7 +138,7 @@ def _put_error(form, error: EngineError) -> None:
     if path.startswith("players."):
         index = path.split(".", 1)[1]
         filled = [f for f in form.player_fields() if f.data and f.data.strip()]
-        field = filled[int(index)] if index.isdigit() and int(index) < len(filled) else None
+        field = filled[int(index)] if index.isascii() and index.isdigit() and int(index) < len(filled) else None
     elif path == "players":
         field = form.player_1
     elif path.startswith("rules."):
@@ -173,7 +173,7 @@ def show(table: Table):
             flash(_("That share link is not valid for this table; this phone can only look."))
         return redirect(url_for("tables.show", public_id=table.public_id))
     page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and 0 < int(page) < 10**6 else 1
+    page = int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
     per_page = current_app.config["HANDS_PER_PAGE"]
     hands, deltas = scoring.hands_page(table, page, per_page)
     counted, total = scoring.hand_counts(table)

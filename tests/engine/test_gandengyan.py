@@ -405,6 +405,8 @@ def test_rules_from_dict():
     ({"cap": "perLoser:x"}, None, "bad_rules", "rules.cap"),
     ({"cap": "perLoser:0"}, None, "bad_rules", "rules.cap"),
     ({"shutOut": "threshold"}, None, "bad_rules", "rules.shut_out"),
+    ({"shutOut": "threshold:²"}, None, "bad_rules", "rules.shut_out"),  # '²'.isdigit(), int('²') fails
+    ({"cap": "perLoser:²"}, None, "bad_rules", "rules.cap"),
     ({"unit": 0}, None, "bad_rules", "rules.unit"),
     ({"unit": "abc"}, None, "bad_rules", "rules.unit"),
     ({}, "poker", "unknown_preset", "preset"),

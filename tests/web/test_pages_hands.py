@@ -123,6 +123,7 @@ def test_record_a_dagong_early_end(client, dg, writer):
     ({"cards_2": ""}, "cards_2", "number"),
     ({"cards_2": "abc"}, "cards_2", ""),
     ({"winner": None}, "winner", "first"),
+    ({"winner": "²"}, "winner", "first"),   # a digit to str.isdigit(), not to int(): was a 500
     ({"cards_3": "0"}, "cards_3", "at least 1"),
     ({"dealer": "Zed"}, "dealer", "Zed"),
 ])

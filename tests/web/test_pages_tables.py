@@ -184,6 +184,7 @@ def test_hand_list_is_paginated(client, gdy, app):
     assert re.findall(r'id="hand-(\d+)"', second) == ["2", "1"]
     assert client.get(f"/t/{gdy.public_id}?page=9").status_code == 404
     assert client.get(f"/t/{gdy.public_id}?page=abc").status_code == 200
+    assert client.get(f"/t/{gdy.public_id}?page=²").status_code == 200   # unicode digit: page 1, not a 500
 
 
 def test_table_history_and_undo(client, gdy, writer):
