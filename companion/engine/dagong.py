@@ -1546,6 +1546,11 @@ _OTHER_SEATS = {(i, j): tuple(k for k in range(PLAYERS) if k not in (i, j))
                 for i in range(PLAYERS) for j in range(i + 1, PLAYERS)}
 
 
+_OTHER_SEATS_AT = [_OTHER_SEATS.get((i, j)) for i in range(PLAYERS) for j in range(PLAYERS)]  # [i * 4 + j]
+# every valid number of captured points (an int from 0 to 200, a multiple of 5)
+_POINT_VALUES = frozenset(range(0, TOTAL_POINTS + 1, 5))
+
+
 def _team_outcome(f, rules):
     players, order, cap = f["players"], f["order"], f["captured"]
     banker, banker_partner = f["banker"], f["partner"]
@@ -1824,26 +1829,30 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
         return _settle_other(facts, rules, stake)
     cget = captured_raw.get
     ca, cb, cc, cd = cget(a), cget(b), cget(c), cget(d)
-    if ca is None:
-        ca = 0
-    elif type(ca) is not int or not 0 <= ca <= TOTAL_POINTS or ca % 5:
-        return _settle_other(facts, rules, stake)
-    if cb is None:
-        cb = 0
-    elif type(cb) is not int or not 0 <= cb <= TOTAL_POINTS or cb % 5:
-        return _settle_other(facts, rules, stake)
-    if cc is None:
-        cc = 0
-    elif type(cc) is not int or not 0 <= cc <= TOTAL_POINTS or cc % 5:
-        return _settle_other(facts, rules, stake)
-    if cd is None:
-        cd = 0
-    elif type(cd) is not int or not 0 <= cd <= TOTAL_POINTS or cd % 5:
-        return _settle_other(facts, rules, stake)
+    if type(ca) is int and type(cb) is int and type(cc) is int and type(cd) is int:  # (the usual case)
+        if not (ca in _POINT_VALUES and cb in _POINT_VALUES and cc in _POINT_VALUES and cd in _POINT_VALUES):
+            return _settle_other(facts, rules, stake)
+    else:
+        if ca is None:
+            ca = 0
+        elif type(ca) is not int or ca not in _POINT_VALUES:
+            return _settle_other(facts, rules, stake)
+        if cb is None:
+            cb = 0
+        elif type(cb) is not int or cb not in _POINT_VALUES:
+            return _settle_other(facts, rules, stake)
+        if cc is None:
+            cc = 0
+        elif type(cc) is not int or cc not in _POINT_VALUES:
+            return _settle_other(facts, rules, stake)
+        if cd is None:
+            cd = 0
+        elif type(cd) is not int or cd not in _POINT_VALUES:
+            return _settle_other(facts, rules, stake)
     in_hand = get("last_hand_points")
     if in_hand is None:
         in_hand = 0
-    elif type(in_hand) is not int or not 0 <= in_hand <= TOTAL_POINTS or in_hand % 5:
+    elif type(in_hand) is not int or in_hand not in _POINT_VALUES:
         return _settle_other(facts, rules, stake)
     total = ca + cb + cc + cd + in_hand
     count = len(order)
@@ -1851,48 +1860,50 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
         return _settle_other(facts, rules, stake)  # (one player out: the hand is not over)
     cap = {a: ca, b: cb, c: cc, d: cd}
     # the two sides, each in seat order (players.index: the first seat of the name)
-    seat = (a, b, c, d)
-    i, j = seat.index(banker), seat.index(partner)
+    i, j = players.index(banker), players.index(partner)
     if i > j:
         i, j = j, i
-    k1, k2 = _OTHER_SEATS[i, j]
-    if first == banker or first == partner:
-        mine, other = [seat[i], seat[j]], [seat[k1], seat[k2]]
+    k1, k2 = _OTHER_SEATS_AT[i * PLAYERS + j]
+    if first == banker or first == partner:  # (m0, m1) first's side, (o0, o1) the other side
+        m0, m1, o0, o1 = players[i], players[j], players[k1], players[k2]
     else:
-        mine, other = [seat[k1], seat[k2]], [seat[i], seat[j]]
-    mate = mine[1] if mine[0] == first else mine[0]
+        m0, m1, o0, o1 = players[k1], players[k2], players[i], players[j]
+    mate = m1 if m0 == first else m0
     second = order[1]
-    team_points = cap[first] + cap[mate]
     if second == mate:  # E12
-        winners, m = mine, 4 if cap[other[0]] + cap[other[1]] == 0 else 2
+        mine, m = True, 4 if cap[o0] + cap[o1] == 0 else 2
     elif count < PLAYERS - 1:
         second_points = cap[second]
+        team_points = cap[first] + cap[mate]
         if rules.early_end_e1 and second_points >= rules.e1_fence and team_points > 0:
-            winners, m = other, 1
+            mine, m = False, 1
         elif rules.early_end_e2 and team_points >= rules.e2_fence and second_points > 0:
-            winners, m = mine, 1
+            mine, m = True, 1
         elif rules.early_end_e3 and (second_points == TOTAL_POINTS or team_points == TOTAL_POINTS):
-            winners, m = other if second_points == TOTAL_POINTS else mine, rules.shutout_multiplier_13_14
+            mine, m = second_points != TOTAL_POINTS, rules.shutout_multiplier_13_14
         else:  # no early end applies: the hand is not over
             return _settle_other(facts, rules, stake)
     else:
         third = order[2]
-        last = order[3] if count > 3 else next(p for p in seat if p not in order[:3])
+        last = order[3] if count > 3 else next(p for p in (a, b, c, d) if p not in order[:3])
         if mate == third:
             points = cap[first] + cap[last] + cap[mate] + in_hand
         else:
             points = cap[first] + cap[last]
         if (rules.first_third_always_wins and third == mate) or points >= rules.win_threshold:
-            winners = mine
+            mine = True
             m = rules.shutout_multiplier_13_14 if points == TOTAL_POINTS else 1
         else:
-            winners = other
+            mine = False
             m = rules.shutout_multiplier_13_14 if TOTAL_POINTS - points == TOTAL_POINTS else 1
     share = m * base
-    w0, w1 = winners
     points = {a: -share, b: -share, c: -share, d: -share}
-    points[w0] = share
-    points[w1] = share
+    if mine:
+        points[m0] = points[m1] = share
+        winners = [m0, m1]
+    else:
+        points[o0] = points[o1] = share
+        winners = [o0, o1]
     result = _new(_LazySettlement)  # as _lazy makes it
     result.deltas = dict(points) if (type(stake) is int and stake == 1) else apply_stake(points, stake)
     result._spec = (_plain_steps, a, b, c, d, banker, partner, None, order, cap, in_hand, bright, rules, stake)
