@@ -246,7 +246,7 @@ class GandengyanHandForm(HandForm):
 
 class DagongHandForm(HandForm):
     def _nested_prefix(self, group, key):
-        return "captured" if group == "captured" else None
+        return group if group in ("captured", "xi_bombs") else None
 
     def _top_field(self, parts):
         if parts[0] == "order":
@@ -286,13 +286,26 @@ class DagongHandForm(HandForm):
         except FormError:
             failed = True
             last = 0
+        xi_bombs = {}
+        if "xi_bombs" in self.needed:
+            for seat, name in enumerate(names):
+                try:
+                    sizes = _sizes(self.seat_field("xi_bombs", seat))
+                except FormError:
+                    failed = True
+                    continue
+                if sizes:
+                    xi_bombs[name] = sizes
         if failed:
             raise FormError()
         bright = (self.bright_card.data or "").strip() or None
-        return {"players": list(names), "banker": self.banker.data,
-                "partner": self.partner.data or None, "shout": self.shout.data or None,
-                "order": order, "captured": captured, "last_hand_points": last,
-                "bright_card": bright}
+        facts = {"players": list(names), "banker": self.banker.data,
+                 "partner": self.partner.data or None, "shout": self.shout.data or None,
+                 "order": order, "captured": captured, "last_hand_points": last,
+                 "bright_card": bright}
+        if xi_bombs:
+            facts["xi_bombs"] = xi_bombs
+        return facts
 
 
 def hand_form(table: Table, module, rules, formdata=None, data: dict | None = None) -> HandForm:
@@ -329,7 +342,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
             attrs["tricks"] = IntegerField(_l("Number of tricks played"), validators=[OptionalValidator()],
                                            render_kw={"inputmode": "numeric", "min": 0})
     else:
-        needed = ()
+        needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
         base = DagongHandForm
         attrs["banker"] = SelectField(_l("Banker"), choices=_c(player_choices), validate_choice=False, default="")
         attrs["partner"] = SelectField(_l("Partner (holds the bright card's twin)"),
@@ -346,6 +359,10 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
             attrs[f"captured_{seat}"] = IntegerField(_l("Points captured"), default=0,
                                                      validators=[OptionalValidator()],
                                                      render_kw={"inputmode": "numeric", "step": 5, "min": 0})
+        if "xi_bombs" in needed:
+            for seat in range(len(names)):
+                attrs[f"xi_bombs_{seat}"] = StringField(_l("Hard 7- or 8-card bombs played (喜), e.g. 7 8"),
+                                                        render_kw={"inputmode": "numeric", "autocomplete": "off"})
         attrs["last_hand_points"] = IntegerField(_l("Points left in the last player's hand"), default=0,
                                                  validators=[OptionalValidator()],
                                                  render_kw={"inputmode": "numeric", "step": 5, "min": 0})
@@ -386,6 +403,9 @@ def facts_to_data(table: Table, facts: dict) -> dict:
             if name in names:
                 data[f"captured_{names.index(name)}"] = points
         data["last_hand_points"] = facts.get("last_hand_points", 0)
+        for name, sizes in (facts.get("xi_bombs") or {}).items():
+            if name in names:
+                data[f"xi_bombs_{names.index(name)}"] = " ".join(str(s) for s in sizes or [])
     return data
 
 

@@ -110,7 +110,7 @@ class Switch:
                 number = int(value) if self.kind == "int" else Decimal(str(value))
                 if self.kind == "int" and str(value).strip() not in (str(number),) and not isinstance(value, int):
                     raise ValueError
-            except (ValueError, ArithmeticError):
+            except (ValueError, TypeError, ArithmeticError):
                 raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
                                     key=self.key, value=value), field=field_name) from None
             if self.kind == "number" and not number.is_finite():

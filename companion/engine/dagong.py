@@ -211,7 +211,7 @@ def rules_from_dict(data: Mapping[str, Any] | None, preset: str | None = None) -
                     raise RulesError(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.",
                                         key=key, value=value, choices=", ".join(map(str, switch.choices))),
                                      field=f"rules.{key}")
-                if isinstance(value, str) and value.strip().isdigit():
+                if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
                     value = int(value.strip())
                 elif isinstance(value, float) and value.is_integer():
                     value = int(value)
@@ -1635,6 +1635,13 @@ def teams(facts) -> tuple[list[str], list[str]]:
         return [base["shout"]], [p for p in players if p != base["shout"]]
     side = _seat_sorted({base["banker"], base["partner"]}, players)
     return side, [p for p in players if p not in side]
+
+
+def needed_facts(rules=None) -> tuple[str, ...]:
+    """Facts beyond the usual record that this table's switches need: ``xi_bombs`` (per player, the
+    sizes of hard 7- and 8-card bombs played) when 喜钱 (``bonus_xi_qian``) is on."""
+    rules = _coerce_rules(rules) if rules is not None else Rules()
+    return ("xi_bombs",) if rules.bonus_xi_qian else ()
 
 
 def next_dealer(facts) -> str:

@@ -307,6 +307,8 @@ def test_rules_from_dict_accepts_file_keys(data, field, value):
 
 @pytest.mark.parametrize("data,preset,code,field", [
     ({"noSuchRule": 1}, None, "unknown_rule", "rules.noSuchRule"),
+    ({"bomb_min": "²"}, None, "bad_rules", "rules.bomb_min"),          # '²'.isdigit(), int('²') fails
+    ({"win_threshold": None}, None, "bad_rules", "rules.win_threshold"),  # null: a clear error, not TypeError
     ({"laiziSingleValue": 4}, None, "bad_rules", "rules.laizi_single_value"),
     ({"laiziSingleValue": True}, None, "bad_rules", "rules.laizi_single_value"),
     ({"bombMin": "lots"}, None, "bad_rules", "rules.bomb_min"),
@@ -332,3 +334,8 @@ def test_rules_hash_is_stable_and_pickles():
     assert clone == rules and hash(clone) == hash(rules) and "_hash" not in pickle.dumps(rules).decode("latin1")
     assert copy.copy(rules) == rules
     assert dagong.Rules() != rules and {dagong.Rules(): 1}.get(dagong.Rules()) == 1
+
+
+def test_needed_facts_follow_the_xi_qian_switch():
+    assert dagong.needed_facts(dagong.Rules()) == ()
+    assert dagong.needed_facts(dagong.rules_from_dict({"bonusXiQian": True})) == ("xi_bombs",)

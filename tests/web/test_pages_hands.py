@@ -384,3 +384,21 @@ def test_dagong_hand_page_names_the_result(client, dg):
                              "captured": {"P1": 100}, "last_hand_points": 0}, request_id="a")
     text = text_of(client.get(f"/t/{dg.public_id}/hands/1"))
     assert "Result: dry arch (干带直) ×4" in text
+
+
+def test_xi_qian_bonus_is_asked_only_when_the_table_plays_it(client, dg, writer):
+    """With 喜钱 on, the form asks for hard 7/8-card bombs and the settlement pays them; off, it does not ask."""
+    writer(dg)
+    assert "xi_bombs_0" not in client.get(f"/t/{dg.public_id}/record").get_data(as_text=True)
+    xi = scoring.create_table(game="dagong", name="喜", players=["P1", "P2", "P3", "P4"], stake="1",
+                              preset="daye", rules={"bonus_xi_qian": True})
+    writer(xi)
+    assert "xi_bombs_1" in client.get(f"/t/{xi.public_id}/record").get_data(as_text=True)
+    # worked example #5 (A = P1+P3 wins ×1) and P2 played a hard 7-card bomb: +1 from each other player
+    data = dg_form(xi_bombs_1="7")
+    response = client.post(f"/t/{xi.public_id}/record", data={**data, **open_form(client, xi)})
+    assert response.status_code == 302, field_errors(response)
+    assert points(xi) == {"P1": 0, "P2": 2, "P3": 0, "P4": -2}
+    bad = dg_form(xi_bombs_2="seven")
+    response = client.post(f"/t/{xi.public_id}/record", data={**bad, **open_form(client, xi)})
+    assert response.status_code == 400 and "xi_bombs_2" in field_errors(response)
