@@ -33,9 +33,20 @@ class Text(str):
         return (Text, (self.template, self.params))
 
 
+_str_new = str.__new__
+
+
+def new_text(template: str, params: dict) -> Text:
+    """``Text(template, params)`` taking over a dict nobody else holds (no copy: the engines' hot path)."""
+    obj = _str_new(Text, template.format_map(params) if params else template)
+    obj.template = template
+    obj.params = params
+    return obj
+
+
 def N_(template: str, **params: Any) -> Text:
     """Mark a sentence for translation and fill in its parameters."""
-    return Text(template, params)
+    return new_text(template, params)  # **params is already a fresh dict
 
 
 class EngineError(ValueError):
@@ -208,6 +219,35 @@ class Verdict:
 
     def __reduce__(self):  # pickles and copies carry the sentence itself
         return (type(self), (self.legal, self.code, self.reason, self.play, self.readings))
+
+
+_new = object.__new__
+
+
+def new_reading(type_: str, rank: int, length: int, cards: tuple, values: tuple = (),
+                extra: tuple = ()) -> Reading:
+    """``Reading(...)`` without the frozen-dataclass ``__init__``: the engines' hot path (same value)."""
+    obj = _new(Reading)
+    d = obj.__dict__
+    d["type"] = type_
+    d["rank"] = rank
+    d["length"] = length
+    d["cards"] = cards
+    d["values"] = values
+    d["extra"] = extra
+    return obj
+
+
+def new_verdict(legal: bool, code: str, reason, play: Reading | None = None, readings: tuple = ()) -> Verdict:
+    """``Verdict(...)`` without the frozen-dataclass ``__init__``: the engines' hot path (same value)."""
+    obj = _new(Verdict)
+    d = obj.__dict__
+    d["legal"] = legal
+    d["code"] = code
+    d["reason"] = reason
+    d["play"] = play
+    d["readings"] = readings
+    return obj
 
 
 @dataclass

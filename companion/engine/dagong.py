@@ -38,18 +38,9 @@ from typing import Any, Mapping
 from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
                     CardError, decks_limit_error, parse_cards)
 from .common import (FactsError, Reading, RulesError, Settlement, Switch, Text, Verdict, apply_stake,
-                     build_rules, snake)
+                     build_rules, N_, new_reading, new_verdict, snake)
 
 _str_new = str.__new__
-
-
-def N_(template: str, **params: Any) -> Text:
-    """Mark a sentence for translation and fill in its parameters: the same Text as
-    :func:`.common.N_` gives, without copying the fresh ``params`` dict."""
-    obj = _str_new(Text, template.format(**params) if params else template)
-    obj.template = template
-    obj.params = params
-    return obj
 
 
 DECKS = 2
@@ -266,28 +257,8 @@ def _name(rank: int) -> str:
 _new = object.__new__
 
 
-def _reading(kind, rank, length, cards, values=(), extra=()) -> Reading:
-    """``Reading(kind, rank, length, cards, values, extra)`` without the frozen-dataclass __init__."""
-    obj = _new(Reading)
-    d = obj.__dict__
-    d["type"] = kind
-    d["rank"] = rank
-    d["length"] = length
-    d["cards"] = cards
-    d["values"] = values
-    d["extra"] = extra
-    return obj
-
-
-def _verdict(legal, code, reason, play=None, readings=()) -> Verdict:
-    obj = _new(Verdict)
-    d = obj.__dict__
-    d["legal"] = legal
-    d["code"] = code
-    d["reason"] = reason
-    d["play"] = play
-    d["readings"] = readings
-    return obj
+_reading = new_reading  # Reading(...) without the dataclass __init__ (common.py)
+_verdict = new_verdict
 
 
 def _later(legal, code, lazy, play, readings) -> Verdict:

@@ -22,7 +22,7 @@ from typing import Any
 from .cards import (BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
                     decks_limit_error, parse_cards)
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
-                     apply_stake, build_rules)
+                     apply_stake, build_rules, new_reading, new_text, new_verdict)
 
 PLAYER_RANGE = (2, 6)  # fewest and most players at a table (§3.1)
 
@@ -629,44 +629,9 @@ _NEW = object.__new__
 _STR_NEW = str.__new__
 
 
-def _text(template: str, params: dict) -> Text:
-    """``Text(template, params)`` for a params dict nobody else holds (no copy)."""
-    obj = _STR_NEW(Text, template.format_map(params) if params else template)
-    obj.template = template
-    obj.params = params
-    return obj
-
-
-def _plain_dataclass(cls) -> bool:
-    """Can instances be filled through ``__dict__`` exactly as ``__init__`` would fill them?"""
-    return ("__slots__" not in cls.__dict__ and not hasattr(cls, "__post_init__")
-            and hasattr(_NEW(cls), "__dict__"))
-
-
-if _plain_dataclass(Reading) and _plain_dataclass(Verdict):
-    def _new_reading(type_, rank, length, cards, values, extra) -> Reading:
-        r = _NEW(Reading)
-        d = r.__dict__
-        d["type"] = type_
-        d["rank"] = rank
-        d["length"] = length
-        d["cards"] = cards
-        d["values"] = values
-        d["extra"] = extra
-        return r
-
-    def _new_verdict(legal, code, reason, play, readings) -> Verdict:
-        v = _NEW(Verdict)
-        d = v.__dict__
-        d["legal"] = legal
-        d["code"] = code
-        d["reason"] = reason
-        d["play"] = play
-        d["readings"] = readings
-        return v
-else:  # pragma: no cover - only if common.py changes its dataclasses
-    _new_reading = Reading
-    _new_verdict = Verdict
+_text = new_text  # Text(template, params) without copying params (common.py)
+_new_reading = new_reading  # Reading(...) without the dataclass __init__ (common.py)
+_new_verdict = new_verdict
 
 _SUIT_ORDER = {None: 0, "c": 1, "d": 2, "h": 3, "s": 4}
 _KEY_CARD: dict = {}  # key -> Card
