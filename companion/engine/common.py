@@ -265,6 +265,42 @@ class Settlement:
     next_dealer: str | None = None
 
 
+class LazySettlement(Settlement):
+    """A :class:`Settlement` whose ``steps`` are written on first read (most are never read).
+
+    An engine puts ``_spec = (function, *arguments)`` in the instance instead of ``steps``; the
+    first read of ``steps`` calls it and keeps the list, which from then on is an ordinary
+    attribute. Equality with any Settlement compares the fields; ``repr``, copies and pickles are
+    those of a plain Settlement."""
+
+    def __getattr__(self, name):
+        if name == "steps":
+            d = self.__dict__
+            spec = d.pop("_spec", None)
+            if spec is not None:
+                steps = d["steps"] = spec[0](*spec[1:])
+                return steps
+        raise AttributeError(f"'Settlement' object has no attribute '{name}'")
+
+    def _fields(self) -> tuple:
+        return (self.deltas, self.steps, self.points, self.winners, self.arch, self.multiplier,
+                self.next_dealer)
+
+    def __eq__(self, other):
+        if isinstance(other, Settlement):
+            return self._fields() == (other.deltas, other.steps, other.points, other.winners, other.arch,
+                                      other.multiplier, other.next_dealer)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(Settlement(*self._fields()))
+
+    def __reduce__(self):
+        return (Settlement, self._fields())
+
+
 def apply_stake(points: Mapping[str, int], stake) -> dict:
     """Multiply integer points by the stake; keep ints when the result is whole."""
     if isinstance(stake, bool) or not isinstance(stake, (int, float, Decimal)):

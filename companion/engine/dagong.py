@@ -38,7 +38,7 @@ from typing import Any, Mapping
 from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
                     CardError, decks_limit_error, parse_cards)
 from .common import (FactsError, Reading, RulesError, Settlement, Switch, Text, Verdict, apply_stake,
-                     build_rules, N_, new_reading, new_verdict, snake)
+                     build_rules, LazySettlement, N_, new_reading, new_verdict, snake)
 
 _str_new = str.__new__
 
@@ -1663,41 +1663,7 @@ def _settle_key(facts, rules, stake):
             type(banker), type(partner), type(shout), type(in_hand), type(bright), type(stake), rules)
 
 
-class _LazySettlement(Settlement):
-    """A :class:`Settlement` whose ``steps`` are written on first access.
-
-    ``steps`` is then a real list of :class:`Text`, kept (assignable as usual); equality with
-    any Settlement compares the fields, copies and pickles are plain Settlements."""
-
-    @property
-    def steps(self) -> list:
-        d = self.__dict__
-        steps = d.get("_steps")
-        if steps is None:
-            spec = d["_spec"]
-            steps = d.setdefault("_steps", spec[0](*spec[1:]))
-        return steps
-
-    @steps.setter
-    def steps(self, value) -> None:
-        self.__dict__["_steps"] = value
-
-    def _fields(self) -> tuple:
-        return (self.deltas, self.steps, self.points, self.winners, self.arch, self.multiplier, self.next_dealer)
-
-    def __eq__(self, other):
-        if isinstance(other, Settlement):
-            return self._fields() == (other.deltas, other.steps, other.points, other.winners, other.arch,
-                                      other.multiplier, other.next_dealer)
-        return NotImplemented
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        return repr(Settlement(*self._fields()))
-
-    def __reduce__(self):
-        return (Settlement, self._fields())
+_LazySettlement = LazySettlement  # steps written on first read (common.py)
 
 
 def _lazy(deltas, spec, points, winners, arch, multiplier, next_dealer) -> Settlement:

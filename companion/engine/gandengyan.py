@@ -22,7 +22,7 @@ from typing import Any
 from .cards import (BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, CardError,
                     decks_limit_error, parse_cards)
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
-                     apply_stake, build_rules, new_reading, new_text, new_verdict)
+                     apply_stake, build_rules, LazySettlement, new_reading, new_text, new_verdict)
 
 PLAYER_RANGE = (2, 6)  # fewest and most players at a table (§3.1)
 
@@ -1389,40 +1389,7 @@ _MEMO_SIZE = 4096
 _PLAIN_STAKES = (int, float, Decimal, str)
 
 
-class _LazySettlement(Settlement):
-    """A :class:`Settlement` whose ``steps`` are written on first read.
-
-    Until then the instance holds what the sentences need (``_spec``); the first read of
-    ``steps`` writes them, and from then on ``steps`` is an ordinary attribute holding a plain
-    list of :class:`Text`. Equality with any Settlement compares the fields; ``repr``, copies
-    and pickles are those of a plain Settlement."""
-
-    def __getattr__(self, name):
-        if name == "steps":
-            d = self.__dict__
-            spec = d.pop("_spec", None)
-            if spec is not None:
-                steps = d["steps"] = _write_steps(spec)
-                return steps
-        raise AttributeError(f"'Settlement' object has no attribute '{name}'")
-
-    def _fields(self) -> tuple:
-        return (self.deltas, self.steps, self.points, self.winners, self.arch, self.multiplier,
-                self.next_dealer)
-
-    def __eq__(self, other):
-        if isinstance(other, Settlement):
-            return self._fields() == (other.deltas, other.steps, other.points, other.winners, other.arch,
-                                      other.multiplier, other.next_dealer)
-        return NotImplemented
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        return repr(Settlement(*self._fields()))
-
-    def __reduce__(self):
-        return (Settlement, self._fields())
+_LazySettlement = LazySettlement  # steps written on first read (common.py)
 
 
 def _lazy(deltas: dict, points: dict, winner: str, spec: tuple) -> Settlement:
@@ -1430,7 +1397,7 @@ def _lazy(deltas: dict, points: dict, winner: str, spec: tuple) -> Settlement:
     obj = _NEW(_LazySettlement)
     d = obj.__dict__
     d["deltas"] = deltas
-    d["_spec"] = spec
+    d["_spec"] = (_write_steps, spec)
     d["points"] = points
     d["next_dealer"] = winner
     return obj
@@ -1469,7 +1436,7 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
             if len(_MEMO) >= _MEMO_SIZE:
                 _MEMO.clear()
             d = result.__dict__
-            _MEMO[key] = (dict(d["deltas"]), dict(d["points"]), d["next_dealer"], d["_spec"])
+            _MEMO[key] = (dict(d["deltas"]), dict(d["points"]), d["next_dealer"], d["_spec"][1])
             return result
         return _lazy(dict(hit[0]), dict(hit[1]), hit[2], hit[3])
     return _settle(facts, rules, stake)
