@@ -265,6 +265,18 @@ class Settlement:
     next_dealer: str | None = None
 
 
+def lazy_verdict(legal: bool, code: str, lazy: tuple, play: Reading | None = None, readings: tuple = ()) -> Verdict:
+    """A Verdict whose reason is ``lazy[0](*lazy[1:])``, written when first read (see :class:`Verdict`)."""
+    obj = _new(Verdict)
+    d = obj.__dict__
+    d["legal"] = legal
+    d["code"] = code
+    d["_reason"] = lazy
+    d["play"] = play
+    d["readings"] = readings
+    return obj
+
+
 class LazySettlement(Settlement):
     """A :class:`Settlement` whose ``steps`` are written on first read (most are never read).
 

@@ -38,7 +38,8 @@ from typing import Any, Mapping
 from .cards import (ANY_JOKER, RANK_NAMES, SMALL_JOKER, SUIT_STRENGTH, SUIT_SYMBOLS, TWO, Card,
                     CardError, decks_limit_error, parse_cards)
 from .common import (FactsError, Reading, RulesError, Settlement, Switch, Text, Verdict, apply_stake,
-                     build_rules, LazySettlement, N_, new_reading, new_verdict, snake)
+                     build_rules, LazySettlement, N_, lazy_verdict, new_reading, new_verdict,
+                     snake)
 
 _str_new = str.__new__
 
@@ -261,16 +262,7 @@ _reading = new_reading  # Reading(...) without the dataclass __init__ (common.py
 _verdict = new_verdict
 
 
-def _later(legal, code, lazy, play, readings) -> Verdict:
-    """A Verdict whose reason is ``lazy[0](*lazy[1:])``, written when first read (see :class:`Verdict`)."""
-    obj = _new(Verdict)
-    d = obj.__dict__
-    d["legal"] = legal
-    d["code"] = code
-    d["_reason"] = lazy
-    d["play"] = play
-    d["readings"] = readings
-    return obj
+_later = lazy_verdict  # reason written on first read (common.py)
 
 
 def _build_tokens() -> dict:
@@ -497,6 +489,19 @@ def _by_strength(rp):
     return _strength(*rp)
 
 
+
+def _one_rank_naturals(cards, rank: int, n: int, rules: Rules) -> tuple:
+    """n natural cards of one rank: a hard bomb and/or a triple, nothing else (with their powers)."""
+    cards = tuple(sorted(cards, key=_card_key))
+    values = (rank,) * n
+    out = []
+    if n >= _derived(rules).bomb_from:
+        bomb = _reading("bomb", rank, n, cards, values, _HARD)
+        out.append((bomb, _power(bomb, rules)))
+    if n == 3:
+        out.append((_reading("triple", rank, 3, cards, values), None))
+    return tuple(out)
+
 def _pairs(cards: tuple, rules: Rules) -> tuple:
     """((reading, power), ...) strongest first (uncached; singles and pairs answered directly)."""
     n = len(cards)
@@ -532,16 +537,8 @@ def _pairs(cards: tuple, rules: Rules) -> tuple:
                 jokers += 1
         if len(counts) == 1:
             ((rank, count),) = counts.items()
-            if not jokers:  # n natural cards of one rank: a triple and/or a hard bomb, nothing else
-                cards = tuple(sorted(cards, key=_card_key))
-                values = (rank,) * n
-                out = []
-                if n >= _derived(rules).bomb_from:
-                    bomb = _reading("bomb", rank, n, cards, values, _HARD)
-                    out.append((bomb, _power(bomb, rules)))
-                if n == 3:
-                    out.append((_reading("triple", rank, 3, cards, values), None))
-                return tuple(out)
+            if not jokers:
+                return _one_rank_naturals(cards, rank, n, rules)
             if count >= 3 and n >= 4 and not (count == 3 and n == 6):
                 # three or more of a rank and jokers, at most 7 cards: a soft bomb, nothing else (a sequence
                 # needs at most 2 or 3 naturals of a rank; 滚龙 needs 8 cards; 510K exactly 3)
@@ -569,16 +566,8 @@ def _pairs(cards: tuple, rules: Rules) -> tuple:
             for c in cards:
                 if c.rank != rank:
                     break
-            else:  # n natural cards of one rank: a triple and/or a hard bomb, nothing else
-                cards = tuple(sorted(cards, key=_card_key))
-                values = (rank,) * n
-                out = []
-                if n >= _derived(rules).bomb_from:
-                    bomb = _reading("bomb", rank, n, cards, values, _HARD)
-                    out.append((bomb, _power(bomb, rules)))
-                if n == 3:
-                    out.append((_reading("triple", rank, 3, cards, values), None))
-                return tuple(out)
+            else:
+                return _one_rank_naturals(cards, rank, n, rules)
     pairs = [(r, _power(r, rules)) for r in _readings(cards, rules)]
     if len(pairs) > 1:
         pairs.sort(key=_by_strength, reverse=True)
