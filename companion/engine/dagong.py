@@ -617,12 +617,17 @@ _SINGLE_JOKER = N_("a single joker (counts as {rank})").template
 _TRIPLE_OF = N_("a triple of {rank}").template
 
 
+def _prewritten(reading: Reading):
+    """The prewritten phrases of a common reading (see _DESCRIBED), or None."""
+    try:
+        return _DESCRIBED.get((reading.type, reading.rank, reading.length, reading.extra))
+    except TypeError:  # unhashable extra facts
+        return None
+
+
 def describe(reading: Reading) -> Text:
     """A short phrase for a reading, such as "a pair of 8" or "a pure 510K of ♥"."""
-    try:
-        known = _DESCRIBED.get((reading.type, reading.rank, reading.length, reading.extra))
-    except TypeError:  # unhashable extra facts
-        known = None
+    known = _prewritten(reading)
     if known is not None:
         return _T(known[0], known[1], dict(known[2]))
     return _describe(reading)
@@ -630,10 +635,7 @@ def describe(reading: Reading) -> Text:
 
 def _capital_describe(reading: Reading) -> Text:
     """``_cap(describe(reading))``."""
-    try:
-        known = _DESCRIBED.get((reading.type, reading.rank, reading.length, reading.extra))
-    except TypeError:  # unhashable extra facts
-        known = None
+    known = _prewritten(reading)
     if known is not None:
         return _T(known[3], known[4], dict(known[2]))
     return _cap(_describe(reading))
