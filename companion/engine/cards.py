@@ -10,7 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .common import EngineError, N_
+from .errors import EngineError
+from .text import N_
 
 # Numeric ranks: 3..10, J=11, Q=12, K=13, A=14, 2=15. Jokers: 16 small, 17 big, 18 unspecified.
 ACE, TWO = 14, 15

@@ -45,6 +45,8 @@ _str_new = str.__new__
 
 
 DECKS = 2
+NAME = "dagong"
+TITLE = "大冶打拱"
 PLAYERS = 4
 PLAYER_RANGE = (PLAYERS, PLAYERS)  # fewest and most players (§2): always four
 TOTAL_POINTS = 200

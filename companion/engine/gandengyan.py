@@ -24,6 +24,8 @@ from .cards import (BIG_JOKER, JOKERS_PER_DECK, RANK_NAMES, SMALL_JOKER, Card, C
 from .common import (FactsError, N_, Reading, RulesError, Settlement, Switch, Text, Verdict,
                      apply_stake, build_rules, LazySettlement, new_reading, new_text, new_verdict)
 
+NAME = "gandengyan"
+TITLE = "干瞪眼"
 PLAYER_RANGE = (2, 6)  # fewest and most players at a table (§3.1)
 
 __all__ = ["Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks", "classify", "check",

@@ -1,0 +1,54 @@
+"""The stake: money per point. One parser and one set of limits for every face (engine, pages,
+JSON API, CLI), and the one multiplication of points by the stake."""
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any, Mapping
+
+from .errors import FactsError
+from .text import N_
+
+STAKE_MAX = Decimal("1000000")
+STAKE_DECIMALS = 4
+_TEXT_MAX = 40
+
+
+def parse_stake(value: Any, *, field: str = "stake", allow_zero: bool = False) -> Decimal:
+    """Read a stake: a number with a decimal point or comma ("0.5", "0,5"), at most 4 decimals,
+    positive (zero too when ``allow_zero``: a table that keeps points only) and at most
+    :data:`STAKE_MAX`. Anything else is a :class:`FactsError` (code ``bad_stake``) that says why."""
+    if isinstance(value, Decimal):
+        number = value
+    elif isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise FactsError(N_("The stake must be a number such as 1 or 0.5, not '{value}'.", value=value),
+                         code="bad_stake", field=field)
+    else:
+        text = str(value).strip()
+        try:
+            if len(text) > _TEXT_MAX or not text.isascii():
+                raise InvalidOperation
+            number = Decimal(text.replace(",", "."))
+        except (InvalidOperation, ValueError):
+            raise FactsError(N_("The stake must be a number such as 1 or 0.5, not '{value}'.", value=value),
+                             code="bad_stake", field=field) from None
+    if not number.is_finite() or number < 0 or (number == 0 and not allow_zero):
+        lowest = N_("zero or a positive number") if allow_zero else N_("a positive number")
+        raise FactsError(N_("The stake must be {lowest}, not '{value}'.", lowest=lowest, value=value),
+                         code="bad_stake", field=field)
+    if number > STAKE_MAX:
+        raise FactsError(N_("The stake is too large: at most {maximum}.", maximum=STAKE_MAX),
+                         code="bad_stake", field=field)
+    if number != number.quantize(Decimal(1).scaleb(-STAKE_DECIMALS)):
+        raise FactsError(N_("The stake may have at most {count} decimals, not '{value}'.",
+                            count=STAKE_DECIMALS, value=value), code="bad_stake", field=field)
+    return number
+
+
+def apply_stake(points: Mapping[str, int], stake: Any) -> dict:
+    """Multiply integer points by the (already parsed) stake; whole results stay ints."""
+    stake = stake if isinstance(stake, Decimal) else parse_stake(stake)
+    out = {}
+    for name, p in points.items():
+        value = stake * p
+        out[name] = int(value) if value == value.to_integral_value() else float(value)
+    return out

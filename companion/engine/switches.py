@@ -1,0 +1,100 @@
+"""House-rule switches: one :class:`Switch` per key of a rules file, and the one way to build a
+frozen ``Rules`` value from a dict of switches (camelCase or snake_case keys)."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Mapping
+
+from .errors import RulesError
+from .text import N_, Text
+
+
+def snake(name: str) -> str:
+    """``tripleFollow`` -> ``triple_follow``; snake_case stays as it is."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One house-rule switch: its key (snake_case), allowed values, and a one-line explanation.
+
+    ``choices`` is a tuple of allowed values; for free numbers ``kind`` is "int" or "number" and
+    ``choices`` is empty. ``bool`` switches have choices (False, True).
+    """
+
+    key: str
+    help: Text
+    choices: tuple = ()
+    kind: str = "choice"  # "choice" | "bool" | "int" | "number"
+    minimum: float | None = None
+
+    def coerce(self, value: Any) -> Any:
+        field_name = f"rules.{self.key}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "off", "no", "0"):
+                return False
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            raise RulesError(N_("The house rule '{key}' must be true or false, not '{value}'.",
+                                key=self.key, value=value), field=field_name)
+        if self.kind in ("int", "number"):
+            try:
+                if isinstance(value, bool):
+                    raise ValueError
+                number = int(value) if self.kind == "int" else Decimal(str(value))
+                if self.kind == "int" and str(value).strip() not in (str(number),) and not isinstance(value, int):
+                    raise ValueError
+            except (ValueError, TypeError, ArithmeticError):
+                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
+                                    key=self.key, value=value), field=field_name) from None
+            if self.kind == "number" and not number.is_finite():
+                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
+                                    key=self.key, value=value), field=field_name)
+            if self.minimum is not None and number < self.minimum:
+                raise RulesError(N_("The house rule '{key}' must be at least {minimum}, not {value}.",
+                                    key=self.key, minimum=self.minimum, value=value), field=field_name)
+            return number if self.kind == "int" else (int(number) if number == int(number) else float(number))
+        if value in self.choices:
+            return value
+        # accept the same value written in another case or camelCase
+        for choice in self.choices:
+            if isinstance(choice, str) and isinstance(value, str) and snake(choice) == snake(value):
+                return choice
+        raise RulesError(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.",
+                            key=self.key, value=value,
+                            choices=", ".join(str(c) for c in self.choices)), field=field_name)
+
+
+def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | None, base=None,
+                aliases: Mapping[str, str] | None = None):
+    """Build a frozen Rules dataclass from a dict of switches (camelCase or snake_case keys).
+
+    ``aliases`` maps other spellings (e.g. the rules file's ``maxJokersIn510K``) to field names.
+
+    Unknown keys and values raise :class:`RulesError` naming the key and the allowed values.
+    """
+    if data is None:
+        return base if base is not None else cls()
+    if not isinstance(data, Mapping):
+        raise RulesError(N_("The house rules must be a set of switch: value pairs."), field="rules")
+    values = {}
+    for raw_key, value in data.items():
+        key = (aliases or {}).get(str(raw_key)) or snake(str(raw_key))
+        if key not in switches:
+            raise RulesError(N_("Unknown house rule '{key}'. Known rules: {known}.",
+                                key=raw_key, known=", ".join(sorted(switches))),
+                             code="unknown_rule", field=f"rules.{raw_key}")
+        values[key] = switches[key].coerce(value)
+    return dataclasses.replace(base if base is not None else cls(), **values)
+
+
+def rules_to_dict(rules) -> dict:
+    """The switches of a Rules value as a plain JSON-able dict (snake_case keys)."""
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
