@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 5000
 TRANSLATIONS := companion/translations
 
-.PHONY: run test test-sqlite test-pg bench system-deps translations messages clean
+.PHONY: run test test-sqlite test-pg bench guards mutants system-deps translations messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,12 +41,27 @@ run: $(VENV)/.runtime translations
 system-deps:
 	@bash scripts/system_deps.sh
 
-test: system-deps $(VENV)/.dev translations
+test: system-deps $(VENV)/.dev translations guards
 	$(BIN)/python -m pytest -q
 	$(MAKE) --no-print-directory test-pg
 
 test-sqlite: $(VENV)/.dev translations
 	$(BIN)/python -m pytest -q
+
+# Guards that keep the house tidy: lint, the layer contracts (.importlinter) and a complexity
+# gate on the engine (no function worse than radon grade C).
+guards: $(VENV)/.dev
+	$(BIN)/ruff check --quiet .
+	$(BIN)/lint-imports --no-cache
+	@out="$$($(BIN)/radon cc --min D --show-complexity companion/engine)"; \
+	  if [ -n "$$out" ]; then echo "Engine functions worse than radon grade C:"; echo "$$out"; exit 1; \
+	  else echo "Complexity gate: every engine function is grade C or better."; fi
+
+# Mutation testing of the engine's settle and combos modules (slow; reports survivors).
+mutants: $(VENV)/.dev
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 2 || true
+	$(BIN)/mutmut results
 
 # The database-backed tests again, on a throwaway PostgreSQL cluster.
 test-pg: $(VENV)/.dev translations

@@ -1,7 +1,7 @@
 """Languages: Flask-Babel set-up, the locale choice, and translation of engine sentences."""
 from __future__ import annotations
 
-from flask import Flask, g, request
+from flask import Flask, request
 from flask_babel import get_locale, gettext
 
 from .engine.common import Text

@@ -4,7 +4,6 @@ from html import unescape
 
 from sqlalchemy import func, select
 
-from companion import scoring
 from companion.extensions import db
 from companion.models import Hand, HandDelta, HandEvent, Player, Table
 
