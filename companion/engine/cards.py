@@ -1,13 +1,14 @@
 """Cards, ranks, suits and jokers; the card notation; deck limits.
 
 Notation (accepted everywhere): ranks ``3 4 5 6 7 8 9 10 J Q K A 2`` (``T`` = 10, any case),
-jokers ``SJ`` small, ``BJ`` big, ``JK`` either (also 小王 / 大王 / 王); an optional suit suffix
+jokers ``SJ`` small, ``BJ`` big, ``JK`` either (also 小王 / 大王 / 王 / 鬼 / joker, 大小王 for both); an optional suit suffix
 ``s h c d`` or ``♠ ♥ ♣ ♦``; separators: spaces, commas, or none (``456``, ``TJQ``).
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+import unicodedata
 from functools import lru_cache
 
 from .errors import EngineError
@@ -27,9 +28,12 @@ _SUIT_INPUT = {"S": "s", "H": "h", "C": "c", "D": "d", "♠": "s", "♥": "h", "
                "♤": "s", "♡": "h", "♧": "c", "♢": "d"}
 _RANK_INPUT = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12,
                "K": 13, "A": 14, "2": 15}
-_SEPARATORS = set(" \t\r\n,，、;；/|")
-_JOKER_WORDS = (("小王", SMALL_JOKER), ("大王", BIG_JOKER), ("SJ", SMALL_JOKER), ("BJ", BIG_JOKER),
-                ("JK", ANY_JOKER), ("王", ANY_JOKER))
+_SEPARATORS = set(" \t\r\n,，、;；/|·")
+# Words for jokers, longest first where one starts another. 大小王 is the pair of both jokers.
+_JOKER_WORDS = (("大小王", (BIG_JOKER, SMALL_JOKER)), ("JOKER", (ANY_JOKER,)), ("小王", (SMALL_JOKER,)),
+                ("大王", (BIG_JOKER,)), ("小鬼", (SMALL_JOKER,)), ("大鬼", (BIG_JOKER,)), ("SJ", (SMALL_JOKER,)),
+                ("BJ", (BIG_JOKER,)), ("JK", (ANY_JOKER,)), ("王", (ANY_JOKER,)), ("鬼", (ANY_JOKER,)))
+_MAX_READINGS = 2  # a word is ambiguous as soon as it has two readings
 
 CARDS_PER_DECK = 54
 JOKERS_PER_DECK = 2
@@ -76,7 +80,12 @@ def _bad_token(token: str, position: int) -> CardError:
 def parse_cards(text) -> tuple[Card, ...]:
     """Read a card string. Raises :class:`CardError` saying what is wrong and where.
 
-    ``position`` in messages counts cards from 1 (``"4 5 1"``: ``'1'`` is at position 3).
+    Text is NFKC-normalised first, so full-width digits and letters from Chinese keyboards
+    (``８``, ``Ｊ``) read as their ASCII forms. Cards written together (``456``, ``10sJsQs``) are
+    split in every possible way: exactly one way must work. Run-together text that reads two
+    ways (``5sJ``: 5♠ J or 5 SJ; ``QJK``: Q J K or Q JK) is an error that shows both spellings,
+    except a word that is itself a joker's name (``JK``, ``SJ``). ``position`` in messages counts
+    cards from 1 (``"4 5 1"``: ``'1'`` is at position 3).
     """
     if isinstance(text, (list, tuple)):
         text = " ".join(str(t) for t in text)
@@ -85,43 +94,91 @@ def parse_cards(text) -> tuple[Card, ...]:
     return _parse(text)
 
 
+def _words(text: str):
+    """The runs of NFKC-normalised text between separators, as written."""
+    word: list[str] = []
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch in _SEPARATORS or ch.isspace():
+            if word:
+                yield "".join(word)
+                word = []
+        else:
+            word.append(ch)
+    if word:
+        yield "".join(word)
+
+
+def _tokens_at(word: str, i: int):
+    """Every way one card (or a joker word) can start at ``word[i]``: (cards, next index)."""
+    for name, ranks in _JOKER_WORDS:
+        if word.startswith(name, i):
+            yield tuple(Card(rank) for rank in ranks), i + len(name)
+    if word.startswith("10", i):
+        rank, j = 10, i + 2
+    elif word[i] in _RANK_INPUT:
+        rank, j = _RANK_INPUT[word[i]], i + 1
+    else:
+        return
+    yield (Card(rank),), j
+    if j < len(word) and word[j] in _SUIT_INPUT:
+        yield (Card(rank, _SUIT_INPUT[word[j]]),), j + 1
+
+
+def _readings_of(word: str) -> list[tuple[Card, ...]]:
+    """Up to :data:`_MAX_READINGS` complete readings of one word, in the order found."""
+    memo: dict[int, list[tuple[Card, ...]]] = {len(word): [()]}
+
+    def rest(i: int) -> list[tuple[Card, ...]]:
+        if i not in memo:
+            found: list[tuple[Card, ...]] = []
+            for cards, j in _tokens_at(word, i):
+                found.extend(cards + tail for tail in rest(j))
+                if len(found) >= _MAX_READINGS:
+                    break
+            memo[i] = found[:_MAX_READINGS]
+        return memo[i]
+
+    return rest(0)
+
+
+def _bad_word(written: str, first_position: int) -> CardError:
+    """The error for a word with no reading: the first piece that is not a card, and where."""
+    word = written.upper()
+    i, position = 0, first_position
+    while i < len(word):
+        step = next(iter(_tokens_at(word, i)), None)
+        if step is None:  # quote the bad piece: a run of digits, else up to 8 characters
+            end = i + 1
+            while end < len(word) and end - i < 8 and (word[end].isdigit() or not word[i].isdigit()):
+                end += 1
+            return _bad_token(written[i:end], position)
+        cards, i = step
+        if i < len(word) and word[i] in _SUIT_INPUT and not any(word.startswith(n, i) for n, _ in _JOKER_WORDS):
+            i += 1
+        position += len(cards)
+    return _bad_token(written, first_position)
+
+
+def _ambiguous(word: str, readings: list) -> CardError:
+    first, second = (format_cards(r) for r in readings[:2])
+    return CardError(
+        N_("'{word}' can be read two ways: {first} or {second}. Separate the cards with spaces to say "
+           "which (for example '{first}').", word=word, first=first, second=second),
+        code="ambiguous_cards", field="cards")
+
+
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> tuple[Card, ...]:
     cards: list[Card] = []
-    up = text.upper()
-    i, n = 0, len(up)
-    while i < n:
-        ch = up[i]
-        if ch in _SEPARATORS or ch.isspace():
-            i += 1
-            continue
-        position = len(cards) + 1
-        for word, rank in _JOKER_WORDS:
-            if up.startswith(word, i):
-                cards.append(Card(rank))
-                i += len(word)
-                break
-        else:
-            if ch == "1":
-                if up.startswith("10", i):
-                    rank, i = 10, i + 2
-                else:
-                    end = i + 1
-                    while end < n and up[end].isdigit():
-                        end += 1
-                    raise _bad_token(text[i:end], position)
-            elif ch in _RANK_INPUT:
-                rank, i = _RANK_INPUT[ch], i + 1
-            else:
-                end = i + 1
-                while end < n and not (up[end] in _SEPARATORS or up[end].isspace()) and end - i < 8:
-                    end += 1
-                raise _bad_token(text[i:end], position)
-            suit = None
-            if i < n and up[i] in _SUIT_INPUT and not (up[i] == "S" and up.startswith("SJ", i)):
-                suit = _SUIT_INPUT[up[i]]
-                i += 1
-            cards.append(Card(rank, suit))
+    for written in _words(text):
+        word = written.upper()
+        readings = _readings_of(word)
+        if not readings:
+            raise _bad_word(written, len(cards) + 1)
+        if len(readings) > 1 and not any(word == name for name, _ in _JOKER_WORDS):
+            raise _ambiguous(written, readings)
+        whole_joker = next((ranks for name, ranks in _JOKER_WORDS if word == name), None)
+        cards.extend(Card(rank) for rank in whole_joker) if whole_joker else cards.extend(readings[0])
     if not cards:
         raise CardError(N_("No cards given: write cards such as '4 5 6', '10 J Q' or '7 JK'."),
                         code="no_cards", field="cards")

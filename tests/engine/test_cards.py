@@ -37,7 +37,7 @@ def ranks(text):
     ("大王", [BIG_JOKER]),
     ("王", [ANY_JOKER]),
     ("7 JK", [7, ANY_JOKER]),
-    ("7JK", [7, ANY_JOKER]),
+    ("7 JK", [7, ANY_JOKER]),
     ("5 5 小王 大王", [5, 5, SMALL_JOKER, BIG_JOKER]),
     ("2 2", [15, 15]),
 ])
@@ -54,7 +54,8 @@ def test_notation_ranks(text, expected):
     ("10h10d", [Card(10, "h"), Card(10, "d")]),
     ("2s 2c", [Card(15, "s"), Card(15, "c")]),
     ("5 5s", [Card(5), Card(5, "s")]),
-    ("ASJ", [Card(14), Card(SMALL_JOKER)]),  # A then small joker, not "A of spades" + "J"
+    ("A SJ", [Card(14), Card(SMALL_JOKER)]),
+    ("AsJs", [Card(14, "s"), Card(11, "s")]),  # a suit after every card reads one way
 ])
 def test_notation_suits(text, expected):
     assert list(parse_cards(text)) == expected
@@ -200,4 +201,52 @@ def test_parse_card_like_text_raises_only_card_error(text):
     try:
         parse_cards(text)
     except CardError as error:
-        assert error.code in ("bad_card", "no_cards")
+        assert error.code in ("bad_card", "no_cards", "ambiguous_cards")
+
+
+# Run-together text that reads two ways is refused with both spellings; its spaced twin is read.
+@pytest.mark.parametrize("text, first, second, twin, twin_cards", [
+    ("5sJ", "5 SJ", "5s J", "5s J", [Card(5, "s"), Card(11)]),
+    ("QJK", "Q JK", "Q J K", "Q JK", [Card(12), Card(ANY_JOKER)]),
+    ("10JK", "10 JK", "10 J K", "10 J K", [Card(10), Card(11), Card(13)]),
+    ("7JK", "7 JK", "7 J K", "7 JK", [Card(7), Card(ANY_JOKER)]),
+    ("ASJ", "A SJ", "As J", "A SJ", [Card(14), Card(SMALL_JOKER)]),
+])
+def test_ambiguous_compact_notation_names_both_readings(text, first, second, twin, twin_cards):
+    with pytest.raises(CardError) as caught:
+        parse_cards(text)
+    assert caught.value.code == "ambiguous_cards" and caught.value.field == "cards"
+    message = str(caught.value)
+    assert f"'{text}'" in message and first in message and second in message
+    assert list(parse_cards(twin)) == twin_cards
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10sJsQs", [Card(10, "s"), Card(11, "s"), Card(12, "s")]),
+    ("JK", [Card(ANY_JOKER)]),  # a word that is a joker's name is that joker
+    ("SJ", [Card(SMALL_JOKER)]),
+    ("TJQ", [Card(10), Card(11), Card(12)]),
+])
+def test_compact_notation_with_one_reading(text, expected):
+    assert list(parse_cards(text)) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("８ ９ １０", [8, 9, 10]),          # full-width digits from a Chinese keyboard
+    ("Ｊ Ｑ Ｋ", [11, 12, 13]),          # full-width letters
+    ("5，6、7", [5, 6, 7]),              # Chinese commas
+    ("joker 5", [ANY_JOKER, 5]),
+    ("Joker", [ANY_JOKER]),
+    ("5 鬼", [5, ANY_JOKER]),
+    ("小鬼 大鬼", [SMALL_JOKER, BIG_JOKER]),
+    ("大小王", [BIG_JOKER, SMALL_JOKER]),  # the pair of both jokers
+])
+def test_keyboard_and_word_forms(text, expected):
+    assert ranks(text) == expected
+
+
+@pytest.mark.parametrize("text", ["８x", "jokr", "鬼鬼x"])
+def test_keyboard_and_word_forms_twins_that_fail(text):
+    with pytest.raises(CardError) as caught:
+        parse_cards(text)
+    assert caught.value.code == "bad_card"
