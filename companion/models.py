@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any, Optional
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -131,7 +131,8 @@ class HandDelta(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    points: Mapped[int] = mapped_column(Integer)
+    # 64 bits on both databases: a hand may pay up to the engine's ceiling of points.
+    points: Mapped[int] = mapped_column(BigInteger)
 
     hand: Mapped[Hand] = relationship(back_populates="deltas")
     player: Mapped[Player] = relationship()
