@@ -22,6 +22,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_blueprints(app)
     register_cli(app)
     register_error_handlers(app)
+    register_security(app)
     return app
 
 
@@ -51,3 +52,9 @@ def register_error_handlers(app: Flask) -> None:
     from .views import errors
 
     errors.init_app(app)
+
+
+def register_security(app: Flask) -> None:
+    from . import security
+
+    security.init_app(app)

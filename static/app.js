@@ -147,8 +147,16 @@
     }, seconds * 1000);
   }
 
+  // Read-only link fields: select the whole link when tapped (no inline handlers: see the CSP).
+  function selectOnFocus() {
+    document.querySelectorAll("input.select-on-focus").forEach(function (input) {
+      input.addEventListener("focus", function () { input.select(); });
+    });
+  }
+
   ready(function () {
     liveRefresh();
+    selectOnFocus();
     steppers(); winnerRows(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again

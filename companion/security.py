@@ -1,0 +1,51 @@
+"""Security headers on every response, from one ``after_request`` hook.
+
+* ``Content-Security-Policy``: scripts, styles, images and requests from this site only; no inline
+  script or style anywhere (the pages keep theirs in ``static/``), no plugins, no ``<base>``,
+  forms post only here, and no page may be framed.
+* ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` (for browsers that ignore
+  ``frame-ancestors``), ``Referrer-Policy: no-referrer`` (a table's address never leaks to
+  another site through a link).
+* ``Strict-Transport-Security`` only when the request came over HTTPS (plain HTTP on the local
+  network must keep working).
+* ``Cache-Control: no-store`` on every response a view did not give its own caching rule, so no
+  page or JSON answer that shows an edit token (the table page's share link, a new table from the
+  API, ...) is kept by a browser or proxy cache. Static files keep Flask's revalidating rule.
+"""
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+CSP = "; ".join((
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+))
+HSTS = "max-age=31536000"
+STATIC_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def add_headers(response: Response) -> Response:
+    headers = response.headers
+    for name, value in STATIC_HEADERS.items():
+        headers.setdefault(name, value)
+    if request.is_secure:
+        headers.setdefault("Strict-Transport-Security", HSTS)
+    if "Cache-Control" not in headers and request.endpoint != "static":
+        headers["Cache-Control"] = "no-store"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(add_headers)
