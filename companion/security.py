@@ -15,6 +15,8 @@
 from __future__ import annotations
 
 from flask import Flask, Response, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import SecurityError
 
 CSP = "; ".join((
     "default-src 'self'",
@@ -47,5 +49,12 @@ def add_headers(response: Response) -> Response:
     return response
 
 
+def untrusted_host(error: SecurityError):
+    """A Host header outside ``TRUSTED_HOSTS``: a short plain answer. (No page template: without a
+    trusted host Flask has no URL adapter, so no link could be built.)"""
+    return Response(_("This server does not answer to that address."), status=400, mimetype="text/plain")
+
+
 def init_app(app: Flask) -> None:
     app.after_request(add_headers)
+    app.register_error_handler(SecurityError, untrusted_host)
