@@ -5,7 +5,7 @@ import os
 
 from flask import Flask
 
-from .config import Defaults, database_url, secret_key
+from .config import Defaults, database_url, from_environment, secret_key
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -15,6 +15,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_object(Defaults)
     app.config["SECRET_KEY"] = secret_key(app.instance_path)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
+    app.config.update(from_environment())
     app.config.from_pyfile("config.py", silent=True)
     if test_config:
         app.config.update(test_config)

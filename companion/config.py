@@ -39,6 +39,17 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+def from_environment() -> dict:
+    """PUBLIC_URL (the address share links and QR codes use) and TRUSTED_HOSTS (comma-separated
+    host names the server answers to; any other Host header gets 400) from the environment."""
+    out: dict = {}
+    if os.environ.get("PUBLIC_URL"):
+        out["PUBLIC_URL"] = os.environ["PUBLIC_URL"].strip().rstrip("/")
+    if os.environ.get("TRUSTED_HOSTS"):
+        out["TRUSTED_HOSTS"] = [h.strip() for h in os.environ["TRUSTED_HOSTS"].split(",") if h.strip()]
+    return out
+
+
 class Defaults:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     WTF_CSRF_TIME_LIMIT = None  # a table stays open all evening; the token lives with the session
@@ -48,3 +59,5 @@ class Defaults:
     HANDS_PER_PAGE = 25
     SESSION_COOKIE_SAMESITE = "Lax"
     MAX_CONTENT_LENGTH = 256 * 1024
+    PUBLIC_URL = None  # e.g. "https://cards.example.org": share links and QR codes use it
+    LIVE_POLL_SECONDS = 3  # how often an open table page asks whether anything changed

@@ -104,9 +104,11 @@
     });
   }
 
-  // Keep the screen on while the table is open (where the browser allows it).
+  // Keep the screen on while a hand is being recorded (where the browser allows it), unless this
+  // phone turned it off with the toggle on the table page (static/live.js, which also does it there).
   function wakeLock() {
-    if (!("wakeLock" in navigator) || !document.querySelector(".hand-form, #standings")) return;
+    if (!("wakeLock" in navigator) || !document.querySelector(".hand-form")) return;
+    if (window.localStorage && localStorage.getItem("wakeLock") === "off") return;
     var lock = null;
     function take() {
       if (document.visibilityState !== "visible") return;
@@ -124,29 +126,6 @@
     partner.addEventListener("change", function () { if (partner.value) shout.value = ""; });
   }
 
-  // Table page: refresh the standings and hands now and then (other phones record too).
-  function liveRefresh() {
-    var live = document.getElementById("live");
-    if (!live || !window.fetch || !window.DOMParser) return;
-    var seconds = parseInt(live.dataset.refresh || "0", 10);
-    if (!seconds) return;
-    setInterval(function () {
-      if (document.visibilityState !== "visible") return;
-      var active = document.activeElement;
-      if (active && live.contains(active) && active !== document.body) return;
-      fetch(location.href, { credentials: "same-origin" }).then(function (r) {
-        return r.ok ? r.text() : null;
-      }).then(function (html) {
-        if (!html) return;
-        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
-        if (fresh && fresh.innerHTML !== live.innerHTML) {
-          live.innerHTML = fresh.innerHTML;
-          disableOnSubmit(live);
-        }
-      }).catch(function () {});
-    }, seconds * 1000);
-  }
-
   // Read-only link fields: select the whole link when tapped (no inline handlers: see the CSP).
   function selectOnFocus() {
     document.querySelectorAll("input.select-on-focus").forEach(function (input) {
@@ -155,7 +134,6 @@
   }
 
   ready(function () {
-    liveRefresh();
     selectOnFocus();
     steppers(); winnerRows(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });

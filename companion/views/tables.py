@@ -8,7 +8,7 @@ from flask import (Blueprint, abort, current_app, flash, g, redirect, render_tem
                    url_for)
 from flask_babel import gettext as _
 
-from .. import scoring
+from .. import scoring, sharing
 from ..engine.common import EngineError
 from ..forms import ActionForm, new_table_form
 from ..i18n import tr
@@ -174,18 +174,10 @@ def show(table: Table):
         return redirect(url_for("tables.show", public_id=table.public_id))
     page = request.args.get("page", "1")
     page = int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
-    per_page = current_app.config["HANDS_PER_PAGE"]
-    hands, deltas = scoring.hands_page(table, page, per_page)
-    counted, total = scoring.hand_counts(table)
-    if page > 1 and not hands:
+    live = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
+    if page > 1 and not live["hands"]:
         abort(404)
-    return render_template(
-        "table.html", table=table, players=table.players, standings=scoring.standings(table),
-        hands=hands, deltas=deltas, counted=counted, total=total, page=page,
-        pages=max(1, -(-total // per_page)), dealer=scoring.current_dealer(table),
-        can_edit=g.can_edit, action=ActionForm(),
-        share_url=url_for("tables.show", public_id=table.public_id, key=table.edit_token, _external=True)
-        if g.can_edit else None)
+    return render_template("table.html", **live, can_edit=g.can_edit, action=ActionForm())
 
 
 @bp.get("/t/<public_id>/history")

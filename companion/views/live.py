@@ -1,0 +1,78 @@
+"""Live table: the state poll (ETag = the table's revision) and the share panel (links, QR codes).
+
+The poll answers ``304 Not Modified`` after one indexed lookup when nothing changed. When the
+table changed it answers with the live part of the table page (the ``live`` block of
+``table.html``: counts, dealer, standings, one page of hands) as an HTML fragment, rendered by the
+same template as the page, so translations, plurals, money and right-to-left text are written once
+and the script only swaps it in. Nothing is kept in the process: any worker answers any poll.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, g, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from .. import sharing
+from ..models import Table
+from .tables import load_table
+
+bp = Blueprint("live", __name__)
+
+
+def etag_for(revision: int) -> str:
+    return f"r{revision}"
+
+
+def page_number() -> int:
+    page = request.args.get("page", "1")
+    return int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
+
+
+def render_block(template_name: str, block: str, context: dict) -> str:
+    """Render one block of a template with the usual context (context processors included)."""
+    app = current_app._get_current_object()
+    template = app.jinja_env.get_template(template_name)
+    app.update_template_context(context)
+    return "".join(template.blocks[block](template.new_context(context)))
+
+
+@bp.get("/t/<public_id>/state")
+def state(public_id: str):
+    revision = sharing.table_revision(public_id)
+    if revision is None:
+        abort(404)
+    if etag_for(revision) in request.if_none_match:
+        response = current_app.response_class(status=304)
+    else:
+        table = load_table(public_id)
+        page = page_number()
+        context = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
+        if page > 1 and not context["hands"]:
+            abort(404)
+        context["can_edit"] = g.can_edit
+        response = current_app.response_class(render_block("table.html", "live", context),
+                                              mimetype="text/html")
+        revision = table.revision
+        response.vary.add("Cookie")  # the record button depends on this phone's right
+        response.vary.add("Accept-Language")
+    response.set_etag(etag_for(revision))
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.app_template_global()
+def share_panel(table: Table, can_edit: bool) -> dict:
+    """The links (and QR codes) a phone at this table can pass on: *watch* for everyone,
+    *record* (it carries the edit token) only for a phone that may record."""
+    base, reachable = sharing.reachable_base(
+        public_url=current_app.config.get("PUBLIC_URL"), scheme=request.scheme, host=request.host,
+        trusted_hosts=current_app.config.get("TRUSTED_HOSTS"))
+    watch = base + url_for("tables.show", public_id=table.public_id)
+    panel = {"reachable": reachable, "base": base,
+             "watch": {"url": watch, "svg": Markup(sharing.qr_svg(watch, _("QR code: watch this table")))},
+             "record": None}
+    if can_edit:
+        record = base + url_for("tables.show", public_id=table.public_id, key=table.edit_token)
+        panel["record"] = {"url": record,
+                           "svg": Markup(sharing.qr_svg(record, _("QR code: record at this table")))}
+    return panel
