@@ -16,11 +16,12 @@ from __future__ import annotations
 import io
 import ipaddress
 import socket
+import time
 from functools import lru_cache
 from urllib.parse import urlsplit
 
 import segno
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from . import scoring
 from .extensions import db
@@ -33,8 +34,22 @@ LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 # The address phones can reach
 
 
+_lan_cache: tuple[float, list[str]] = (0.0, [])
+LAN_CACHE_SECONDS = 30
+
+
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses on the local network (the route to the outside first)."""
+    """This machine's IPv4 addresses on the local network (the route to the outside first).
+
+    Looked up at most every 30 s (resolving the host name may be slow where DNS is broken)."""
+    global _lan_cache
+    now = time.monotonic()
+    if now - _lan_cache[0] > LAN_CACHE_SECONDS:
+        _lan_cache = (now, _find_lan_addresses())
+    return list(_lan_cache[1])
+
+
+def _find_lan_addresses() -> list[str]:
     found: list[str] = []
     try:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -122,9 +137,22 @@ def qr_svg(url: str, title: str = "") -> str:
 # The live state of a table
 
 
+# Built once: the poll only binds the public id (tables.public_id has a unique index).
+_REVISION = select(Table.revision).where(Table.public_id == bindparam("public_id"))
+
+
 def table_revision(public_id: str) -> int | None:
-    """The table's revision (it goes up with every change to the table or its hands), or None."""
-    return db.session.scalar(select(Table.revision).where(Table.public_id == public_id))
+    """The table's revision (it goes up with every change to the table or its hands), or None.
+
+    The cheapest way through SQLAlchemy: a Core statement on a pooled connection, no ORM session
+    (a poll that finds nothing new never needs one). On PostgreSQL no transaction around the one
+    read: that saves the BEGIN and ROLLBACK round trips. (SQLite's driver starts no transaction
+    for a read anyway, and switching its isolation level costs more than it saves.)"""
+    connection = db.engine.connect()
+    if connection.dialect.name != "sqlite":
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+    with connection:
+        return connection.execute(_REVISION, {"public_id": public_id}).scalar()
 
 
 def live_view(table: Table, page: int, per_page: int) -> dict:

@@ -8,7 +8,12 @@ and the script only swaps it in. Nothing is kept in the process: any worker answ
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from typing import NamedTuple
+
 from flask import Blueprint, abort, current_app, g, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -36,6 +41,59 @@ def render_block(template_name: str, block: str, context: dict) -> str:
     return "".join(template.blocks[block](template.new_context(context)))
 
 
+class Fragment(NamedTuple):
+    html: Markup  # the live block of table.html
+    total: int  # hands recorded, void ones included
+    empty: bool  # no hand on this page
+
+
+class FragmentCache:
+    """Rendered live blocks, keyed by (table, revision, page, language, may record).
+
+    Every change to what the block shows goes through scoring, which bumps the table's revision
+    first, so an entry can never be stale: a new revision is a new key. Each worker keeps its
+    own small LRU; nothing in it is needed for correctness (a miss renders the block again)."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.entries.get(key)
+            if value is not None:
+                self.entries.move_to_end(key)
+            return value
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+fragments = FragmentCache()
+
+
+def live_fragment(table: Table, page: int, can_edit: bool) -> Fragment:
+    """The live block of the table page: standings, counts, dealer and one page of hands."""
+    key = (table.public_id, table.revision, page, str(get_locale()), bool(can_edit))
+    fragment = fragments.get(key)
+    if fragment is None:
+        context = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
+        context["can_edit"] = bool(can_edit)
+        fragment = Fragment(Markup(render_block("table.html", "live", context)), context["total"],
+                            not context["hands"])
+        fragments.put(key, fragment)
+    return fragment
+
+
 @bp.get("/t/<public_id>/state")
 def state(public_id: str):
     revision = sharing.table_revision(public_id)
@@ -46,12 +104,10 @@ def state(public_id: str):
     else:
         table = load_table(public_id)
         page = page_number()
-        context = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
-        if page > 1 and not context["hands"]:
+        fragment = live_fragment(table, page, g.can_edit)
+        if page > 1 and fragment.empty:
             abort(404)
-        context["can_edit"] = g.can_edit
-        response = current_app.response_class(render_block("table.html", "live", context),
-                                              mimetype="text/html")
+        response = current_app.response_class(fragment.html, mimetype="text/html")
         revision = table.revision
         response.vary.add("Cookie")  # the record button depends on this phone's right
         response.vary.add("Accept-Language")

@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 from functools import wraps
 
-from flask import (Blueprint, abort, current_app, flash, g, redirect, render_template, request, session,
+from flask import (Blueprint, abort, flash, g, redirect, render_template, request, session,
                    url_for)
 from flask_babel import gettext as _
 
-from .. import scoring, sharing
+from .. import scoring
 from ..engine.common import EngineError
 from ..forms import ActionForm, new_table_form
 from ..i18n import tr
@@ -174,10 +174,13 @@ def show(table: Table):
         return redirect(url_for("tables.show", public_id=table.public_id))
     page = request.args.get("page", "1")
     page = int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
-    live = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
-    if page > 1 and not live["hands"]:
+    from .live import live_fragment  # (live.py imports this module)
+
+    live = live_fragment(table, page, g.can_edit)  # cached per revision
+    if page > 1 and live.empty:
         abort(404)
-    return render_template("table.html", **live, can_edit=g.can_edit, action=ActionForm())
+    return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
+                           can_edit=g.can_edit)
 
 
 @bp.get("/t/<public_id>/history")
