@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 5000
 TRANSLATIONS := companion/translations
 
-.PHONY: run test test-sqlite test-pg bench guards mutants system-deps translations messages clean
+.PHONY: run test test-sqlite test-pg bench load guards mutants system-deps translations messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,14 @@ test-pg: $(VENV)/.dev translations
 bench: $(VENV)/.dev translations
 	$(BIN)/python bench/engine.py
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
+
+# Throughput under load (wrk, loopback, gunicorn -w 2): hello world vs the live poll, the table
+# page of 1,000 hands and recording a hand, on SQLite and (when installed) PostgreSQL. < 60 s.
+load: $(VENV)/.dev translations
+	@bash scripts/system_deps.sh wrk
+	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
+	else echo "PostgreSQL is not installed: SQLite only"; $(BIN)/python bench/load.py; fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -2,10 +2,18 @@
 # Installs what the tests need from Debian when it is missing: Chromium (browser tests) and
 # PostgreSQL (the PostgreSQL run). Without root or apt it says what is missing and goes on;
 # the browser tests then skip with that reason (never in CI, where CI=true makes them fail).
+# With arguments only those are checked: `make load` runs `scripts/system_deps.sh wrk`.
 set -u
 need=()
-[ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium)
-ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+wanted=("$@")
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql)
+for package in "${wanted[@]}"; do
+  case "$package" in
+    chromium) [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium) ;;
+    postgresql) ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql) ;;
+    *) command -v "$package" >/dev/null || need+=("$package") ;;
+  esac
+done
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "Installing ${need[*]} from Debian (once)…"
