@@ -245,3 +245,18 @@ def test_qr_svg_is_plain_svg_without_inline_style():
     assert svg.startswith("<svg") and svg.endswith("</svg>") and "<title>title</title>" in svg
     assert "style" not in svg and "<?xml" not in svg
     assert 'class="qr"' in svg and "viewBox" in svg and "width=" not in svg
+
+
+def test_the_cached_live_block_follows_language_right_and_revision(app, client, writer, table):
+    public_id, _ = table
+    record(app, public_id, "r1")
+    english = client.get(f"/t/{public_id}/state").get_data(as_text=True)
+    french = client.get(f"/t/{public_id}/state?lang=fr").get_data(as_text=True)
+    assert "1 hand" in english and "1 hand" not in french  # not the English block from the cache
+    client.get(f"/t/{public_id}?lang=en")
+    assert 'id="record"' not in client.get(f"/t/{public_id}").get_data(as_text=True)
+    with app.app_context():
+        writer(scoring.get_table(public_id))
+    assert 'id="record"' in client.get(f"/t/{public_id}").get_data(as_text=True)
+    record(app, public_id, "r2")
+    assert "2 hands" in client.get(f"/t/{public_id}").get_data(as_text=True)
