@@ -65,6 +65,17 @@ def test_a_watcher_sees_a_new_hand_within_5_seconds(browser, browser_context_arg
 
         a.click("#back-to-table")
         expect(a.locator("#hand-count")).to_have_text("1 hand")
+        # Keep the screen on: a toggle where the Wake Lock API exists, remembered on the phone
+        wake = b.locator("#wake-lock")
+        if b.evaluate("'wakeLock' in navigator"):
+            expect(wake).to_have_attribute("aria-pressed", "true")
+            wake.click()
+            expect(wake).to_have_attribute("aria-pressed", "false")
+            assert b.evaluate("localStorage.getItem('wakeLock')") == "off"
+            b.reload()
+            expect(b.locator("#wake-lock")).to_have_attribute("aria-pressed", "false")
+        else:
+            expect(wake).to_be_hidden()
         if SHOTS:
             a.screenshot(path=os.path.join(SHOTS, "recorder.png"), full_page=True)
             b.screenshot(path=os.path.join(SHOTS, "watcher.png"), full_page=True)
