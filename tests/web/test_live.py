@@ -260,3 +260,16 @@ def test_the_cached_live_block_follows_language_right_and_revision(app, client, 
     assert 'id="record"' in client.get(f"/t/{public_id}").get_data(as_text=True)
     record(app, public_id, "r2")
     assert "2 hands" in client.get(f"/t/{public_id}").get_data(as_text=True)
+
+
+def test_layers_sharing_is_a_service_and_the_live_views_run_no_sql():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "companion"
+    tree = ast.parse((root / "sharing.py").read_text())
+    imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {m for m in imported if m.split(".")[0] in ("views", "forms", "cli", "flask")}, imported
+    live = (root / "views" / "live.py").read_text()
+    assert "select(" not in live and "db.session" not in live and "from ..extensions" not in live
