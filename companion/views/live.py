@@ -4,7 +4,9 @@ The poll answers ``304 Not Modified`` after one indexed lookup when nothing chan
 table changed it answers with the live part of the table page (the ``live`` block of
 ``table.html``: counts, dealer, standings, one page of hands) as an HTML fragment, rendered by the
 same template as the page, so translations, plurals, money and right-to-left text are written once
-and the script only swaps it in. Nothing is kept in the process: any worker answers any poll.
+and the script only swaps it in. Any worker answers any poll: the only thing a worker keeps is
+a cache of rendered blocks keyed by the table's revision (see :class:`FragmentCache`), which a
+write never has to invalidate.
 """
 from __future__ import annotations
 
