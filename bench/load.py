@@ -6,7 +6,8 @@ DATABASE_URL: scripts/with_pg.sh gives a throwaway PostgreSQL), starts gunicorn 
 route:
 
 * hello world: ``GET /healthz`` (no database, the same app and hooks): the 100 % line
-* the live poll that finds nothing new: ``GET /t/<id>/state`` with the current ETag (304)
+* the live poll that finds nothing new: ``GET /t/<id>/state`` with the current ETag (304) and
+  the session cookie of a phone that may record (a browser sends it with every poll)
 * the table page of a 1,000-hand table, as a phone that may record (share panel with both codes)
 * recording a hand through the JSON API, 2 connections (two phones recording at once)
 * 20 watchers polling (each sends the ETag of its last answer, as live.js does) and 2 recorders
@@ -242,8 +243,8 @@ def run(base: str, public_id: str, token: str, lua: str) -> tuple:
     hello = f"{base}/healthz"
     results = {
         "hello": wrk(lua, hello, 10),
-        "state": paired(lua, hello, f"{base}/t/{public_id}/state", 10, [f"If-None-Match: {etag}"],
-                        expect="304"),
+        "state": paired(lua, hello, f"{base}/t/{public_id}/state", 10,
+                        [f"If-None-Match: {etag}", f"Cookie: {cookie}"], expect="304"),
         "page": paired(lua, hello, f"{base}/t/{public_id}", 10, [f"Cookie: {cookie}"]),
         "record": paired(lua, hello, f"{base}/api/v1/tables/{public_id}/hands", 2, auth, expect="201",
                          body=body),
