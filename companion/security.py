@@ -7,14 +7,15 @@
   ``frame-ancestors``), ``Referrer-Policy: no-referrer`` (a table's address never leaks to
   another site through a link).
 * ``Strict-Transport-Security`` only when the request came over HTTPS (plain HTTP on the local
-  network must keep working).
+  network must keep working); the session cookie is ``Secure`` then too.
 * ``Cache-Control: no-store`` on every response a view did not give its own caching rule, so no
   page or JSON answer that shows an edit token (the table page's share link, a new table from the
   API, ...) is kept by a browser or proxy cache. Static files keep Flask's revalidating rule.
 """
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from werkzeug.exceptions import SecurityError
 
@@ -55,6 +56,15 @@ def untrusted_host(error: SecurityError):
     return Response(_("This server does not answer to that address."), status=400, mimetype="text/plain")
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie (it holds the tables this phone may record at) is ``Secure`` whenever
+    the request came over HTTPS, without a setting; plain HTTP on the local network still works."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = SessionInterface()
     app.after_request(add_headers)
     app.register_error_handler(SecurityError, untrusted_host)

@@ -98,3 +98,13 @@ def test_the_table_page_with_its_share_link_is_never_stored(client, opened):
     assert token in response.get_data(as_text=True)  # the share link is on the page
     assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_the_session_cookie_is_secure_over_https_only(app, opened):
+    public_id, token = opened
+    for base, secure in (("https://localhost", True), ("http://localhost", False)):
+        client = app.test_client()
+        response = client.get(f"/t/{public_id}?key={token}", base_url=base)
+        cookie = next(v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("session="))
+        assert ("; Secure" in cookie) is secure, cookie
+        assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
