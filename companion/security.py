@@ -58,10 +58,18 @@ def untrusted_host(error: SecurityError):
 
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie (it holds the tables this phone may record at) is ``Secure`` whenever
-    the request came over HTTPS, without a setting; plain HTTP on the local network still works."""
+    the request came over HTTPS, without a setting; plain HTTP on the local network still works.
+    A 304 answer does not renew it."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or (has_request_context() and request.is_secure))
+
+    def save_session(self, app: Flask, session, response: Response) -> None:
+        """A ``304 Not Modified`` (the live poll finding nothing new, every few seconds) sends no
+        cookie: the next page the phone opens renews the session as usual."""
+        if response.status_code == 304 and not session.modified:
+            return
+        super().save_session(app, session, response)
 
 
 def init_app(app: Flask) -> None:

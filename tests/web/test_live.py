@@ -273,3 +273,14 @@ def test_layers_sharing_is_a_service_and_the_live_views_run_no_sql():
     assert not {m for m in imported if m.split(".")[0] in ("views", "forms", "cli", "flask")}, imported
     live = (root / "views" / "live.py").read_text()
     assert "select(" not in live and "db.session" not in live and "from ..extensions" not in live
+
+
+def test_a_304_does_not_renew_the_session_cookie(app, client, writer, table):
+    public_id, _ = table
+    with app.app_context():
+        writer(scoring.get_table(public_id))
+    etag = client.get(f"/t/{public_id}/state").headers["ETag"]
+    unchanged = client.get(f"/t/{public_id}/state", headers={"If-None-Match": etag})
+    assert unchanged.status_code == 304
+    assert "Set-Cookie" not in unchanged.headers and "Cookie" not in unchanged.headers.get("Vary", "")
+    assert "Set-Cookie" in client.get(f"/t/{public_id}").headers  # a page still renews it
