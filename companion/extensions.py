@@ -20,18 +20,13 @@ babel = Babel()
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record):
-    """SQLite: foreign keys on, WAL journal, wait for a lock instead of failing.
-
-    ``synchronous=NORMAL`` is SQLite's advice for WAL: no fsync on each commit, only at
-    checkpoints. The database cannot be corrupted and a crash of the app loses nothing; a power
-    cut or OS crash may lose the last hands recorded before it (a commit costs several ms less)."""
+    """SQLite: foreign keys on, WAL journal, wait for a lock instead of failing."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
         try:
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
         except Exception:  # in-memory databases have no WAL
             pass
         cursor.close()
