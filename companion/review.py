@@ -9,6 +9,11 @@ forms or the CLI.
 """
 from __future__ import annotations
 
+import csv
+import hashlib
+import importlib
+import io
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -16,8 +21,9 @@ from typing import NamedTuple
 
 from sqlalchemy import JSON, String, and_, case, column, desc, false, func, or_, select, true
 
+from .engine.common import EngineError, N_
 from .extensions import db
-from .models import ACTIVE, Hand, HandDelta, Player, Table
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
 
 # --------------------------------------------------------------------------------------------
 # Settle up: the fewest money transfers that square everyone
@@ -180,13 +186,22 @@ def balances(table: Table) -> tuple[dict[str, Decimal], bool]:
     return {r.name: Decimal(r.points) for r in rows}, False
 
 
-def settle_table(table: Table):
-    """``(transfers, absorbed, in_money, unit)`` for the table: money rounded to the cent, or whole
-    points when the table plays for no money."""
+class SettleUp(NamedTuple):
+    transfers: list[Transfer]
+    balances: dict[str, Decimal]  # exact
+    rounded: dict[str, Decimal]  # to ``unit``, adding up to zero
+    absorbed: dict[str, Decimal]  # who took a unit of rounding (see round_balances)
+    in_money: bool  # False: the table plays for no money, the amounts are points
+    unit: Decimal
+
+
+def settle_table(table: Table) -> SettleUp:
+    """Settle-up for the table: money rounded to the cent, or whole points when the table plays for
+    no money."""
     values, in_money = balances(table)
     unit = CENT if in_money else Decimal(1)
-    _rounded, absorbed = round_balances(values, unit)
-    return settle_up(values, unit), absorbed, in_money, unit
+    rounded, absorbed = round_balances(values, unit)
+    return SettleUp(settle_up(values, unit), values, rounded, absorbed, in_money, unit)
 
 
 # Score sheet ---------------------------------------------------------------------------------
@@ -427,3 +442,332 @@ def _utc(value: datetime | None) -> datetime | None:
     if value is None:
         return None
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+# --------------------------------------------------------------------------------------------
+# Export and import
+
+FORMAT = "card-table-companion/table"
+FORMAT_VERSION = 1
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+_TIME = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+class ImportRefused(EngineError):
+    """The file cannot be imported (damaged, foreign, newer); nothing was stored."""
+
+    default_code = "import_refused"
+
+
+def _iso(value: datetime | None) -> str | None:
+    value = _utc(value)
+    return value.strftime(_TIME) if value else None
+
+
+def _canonical(doc) -> bytes:
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1, separators=(",", ": ")).encode()
+
+
+def _checksum(doc: dict) -> str:
+    body = {k: v for k, v in doc.items() if k != "checksum"}
+    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+
+
+def export_document(table: Table) -> dict:
+    """The whole table as one JSON-ready document: table, rules, players, hands (facts, status, points,
+    revisions) and the history of changes. No public id and no edit token: an import gets new ones.
+    Four queries, whatever the number of hands."""
+    names = {p.id: p.name for p in table.players}
+    hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
+    points: dict[int, dict[str, int]] = {h.id: {} for h in hands}
+    for hand_id, player_id, value in db.session.execute(
+            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
+            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
+        points[hand_id][names[player_id]] = int(value)
+    number_of = {h.id: h.number for h in hands}
+    events = list(db.session.scalars(select(HandEvent).where(HandEvent.table_id == table.id)
+                                     .order_by(HandEvent.id)))
+    position = {e.id: i for i, e in enumerate(events)}
+    doc = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "table": {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
+                  "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
+                  "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
+                  "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq},
+        "players": [{"seat": p.seat, "name": p.name} for p in table.players],
+        "hands": [{"number": h.number, "status": h.status, "facts": h.facts, "outcome": h.outcome,
+                   "next_dealer": h.next_dealer, "points": points[h.id], "request_id": h.request_id,
+                   "revision": h.revision, "created_at": _iso(h.created_at), "updated_at": _iso(h.updated_at)}
+                  for h in hands],
+        "events": [{"hand": number_of[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
+                    "hand_revision": e.hand_revision,
+                    "undoes": position.get(e.undoes_id) if e.undoes_id is not None else None,
+                    "device": e.device, "created_at": _iso(e.created_at)} for e in events],
+    }
+    doc["checksum"] = _checksum(doc)
+    return doc
+
+
+def export_json(table: Table) -> bytes:
+    """The export document as UTF-8 JSON (keys sorted: the same table always gives the same bytes)."""
+    return _canonical(export_document(table)) + b"\n"
+
+
+# CSV -------------------------------------------------------------------------------------------
+
+PLACES = ("头游", "二游", "三游", "末游")
+
+
+def _player_facts(table: Table, hand: Hand, name: str) -> list:
+    """What the facts say about one player in one hand, as translatable phrases."""
+    facts, out = hand.facts or {}, []
+    if table.game == "gandengyan":
+        if facts.get("dealer") == name:
+            out.append(N_("dealer"))
+        if facts.get("winner") == name:
+            out.append(N_("went out first"))
+        loser = (facts.get("losers") or {}).get(name)
+        if isinstance(loser, dict):
+            out.append(N_("cards left: {cards}", cards=loser.get("cards")))
+            if loser.get("jokers"):
+                out.append(N_("jokers held: {jokers}", jokers=loser.get("jokers")))
+            if loser.get("played", loser.get("playedAny", True)) is False:
+                out.append(N_("never played"))
+            if loser.get("dealer_only_opening", loser.get("dealerOnlyOpening")):
+                out.append(N_("only the opening lead"))
+        return out
+    if facts.get("banker") == name:
+        out.append(N_("banker"))
+    if facts.get("shout") == name:
+        out.append(N_("shouted"))
+    elif facts.get("partner") == name:
+        out.append(N_("partner"))
+    order = facts.get("order") or []
+    if name in order[:4]:
+        out.append(PLACES[order.index(name)])
+    captured = (facts.get("captured") or {}).get(name)
+    if captured:
+        out.append(N_("points captured: {points}", points=captured))
+    if name in ((hand.outcome or {}).get("winners") or []):
+        out.append(N_("winning side"))
+    return out
+
+
+def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
+    """One row per hand and player: hand, status, player, points, money, what the facts say about
+    the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names."""
+    doc_hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
+    names = {p.id: p.name for p in table.players}
+    points: dict[int, dict[int, int]] = {h.id: {} for h in doc_hands}
+    for hand_id, player_id, value in db.session.execute(
+            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
+            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
+        points[hand_id][player_id] = int(value)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    money = labels["money"] + (f" ({table.currency})" if table.currency else "")
+    writer.writerow([labels["hand"], labels["status"], labels["player"], labels["points"], money, labels["facts"]])
+    stake = table.stake
+    for hand in doc_hands:
+        for player in table.players:
+            value = points[hand.id].get(player.id, 0)
+            amount = stake * value
+            writer.writerow([hand.number, labels[hand.status], names[player.id], value,
+                             format(amount.normalize() if amount else Decimal(0), "f"),
+                             "; ".join(translate(x) for x in _player_facts(table, hand, player.name))])
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+
+
+# Import ----------------------------------------------------------------------------------------
+
+_DAMAGED = N_("This file is damaged or incomplete ({where}); nothing was imported.")
+
+
+def _damaged(where: str) -> ImportRefused:
+    return ImportRefused(N_(_DAMAGED.template, where=where), code="damaged")
+
+
+def _need(ok: bool, where: str) -> None:
+    if not ok:
+        raise _damaged(where)
+
+
+def _text_field(value, where: str, maximum: int, *, optional: bool = False, empty: bool = True) -> str | None:
+    if value is None and optional:
+        return None
+    _need(isinstance(value, str) and len(value) <= maximum and (empty or bool(value.strip())), where)
+    return value
+
+
+def _int_field(value, where: str, low: int = 0) -> int:
+    _need(isinstance(value, int) and not isinstance(value, bool) and low <= value < 2**31, where)
+    return value
+
+
+def _time_field(value, where: str) -> datetime:
+    _need(isinstance(value, str), where)
+    try:
+        return datetime.strptime(value, _TIME).replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise _damaged(where) from None
+
+
+def _read_document(data: bytes | str) -> dict:
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportRefused(N_("This file is not a table exported from Card Table Companion (it is not "
+                                   "text); nothing was imported."), code="foreign") from None
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError):
+        raise ImportRefused(N_("This file is damaged: it is not complete JSON. Export the table again; "
+                               "nothing was imported."), code="damaged") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ImportRefused(N_("This file is not a table exported from Card Table Companion; nothing was "
+                               "imported."), code="foreign")
+    version = doc.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _damaged("format_version")
+    if version > FORMAT_VERSION:
+        raise ImportRefused(N_("This file was written by a newer version of the app (format {version}); this "
+                               "server reads up to format {supported}. Update the app first; nothing was "
+                               "imported.", version=version, supported=FORMAT_VERSION), code="newer_version")
+    if doc.get("checksum") != _checksum(doc):
+        raise ImportRefused(N_("This file is damaged: its contents changed after it was exported (the "
+                               "checksum does not match); nothing was imported."), code="damaged")
+    return doc
+
+
+def _import_table(doc: dict) -> Table:
+    t = doc.get("table")
+    _need(isinstance(t, dict), "table")
+    game = t.get("game")
+    if game not in ("gandengyan", "dagong"):
+        raise ImportRefused(N_("This file is for a game this server does not know ('{game}'); nothing was "
+                               "imported.", game=game), code="foreign")
+    rules = t.get("rules")
+    _need(isinstance(rules, dict), "table.rules")
+    try:
+        importlib.import_module(f"companion.engine.{game}").rules_from_dict(dict(rules))
+    except Exception:  # any refusal by the engine: this server cannot play by these rules
+        raise ImportRefused(N_("This file's house rules are not known to this server; nothing was imported."),
+                            code="unknown_rules") from None
+    stake = _text_field(t.get("stake"), "table.stake", 32)
+    try:
+        _need(Decimal(stake).is_finite() and Decimal(stake) >= 0, "table.stake")
+    except ArithmeticError:
+        raise _damaged("table.stake") from None
+    table = Table(game=game, name=_text_field(t.get("name"), "table.name", 80, empty=False),
+                  currency=_text_field(t.get("currency"), "table.currency", 12),
+                  preset=_text_field(t.get("preset"), "table.preset", 32, optional=True), rules=rules,
+                  rules_version=_int_field(t.get("rules_version"), "table.rules_version", 1),
+                  notes=_text_field(t.get("notes"), "table.notes", 10_000),
+                  first_dealer=_text_field(t.get("first_dealer"), "table.first_dealer", 40, optional=True),
+                  created_at=_time_field(t.get("created_at"), "table.created_at"),
+                  updated_at=_time_field(t.get("updated_at"), "table.updated_at"),
+                  revision=_int_field(t.get("revision"), "table.revision", 1),
+                  hand_seq=_int_field(t.get("hand_seq"), "table.hand_seq"))
+    table.stake_text = stake
+    return table
+
+
+def _import_players(doc: dict, table: Table) -> list[str]:
+    players = doc.get("players")
+    _need(isinstance(players, list) and 2 <= len(players) <= 6, "players")
+    names = []
+    for i, p in enumerate(players):
+        _need(isinstance(p, dict) and p.get("seat") == i, f"players.{i}")
+        names.append(_text_field(p.get("name"), f"players.{i}.name", 40, empty=False))
+    _need(len(set(names)) == len(names), "players")
+    if table.first_dealer is not None:
+        _need(table.first_dealer in names, "table.first_dealer")
+    table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    return names
+
+
+def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
+    hands = doc.get("hands")
+    _need(isinstance(hands, list), "hands")
+    by_number: dict[int, Hand] = {}
+    requests = set()
+    player_of = {p.name: p for p in table.players}
+    for i, h in enumerate(hands):
+        where = f"hands.{i}"
+        _need(isinstance(h, dict), where)
+        number = _int_field(h.get("number"), f"{where}.number", 1)
+        _need(number not in by_number and number <= table.hand_seq, f"{where}.number")
+        _need(h.get("status") in (ACTIVE, VOID), f"{where}.status")
+        _need(isinstance(h.get("facts"), dict) and h["facts"].get("players") == names, f"{where}.facts")
+        _need(isinstance(h.get("outcome"), dict), f"{where}.outcome")
+        points = h.get("points")
+        _need(isinstance(points, dict) and sorted(points) == sorted(names), f"{where}.points")
+        for name in names:
+            _int_field(points[name], f"{where}.points", -2**31)
+        _need(sum(points.values()) == 0, f"{where}.points")
+        request_id = _text_field(h.get("request_id"), f"{where}.request_id", 64, empty=False)
+        _need(request_id not in requests, f"{where}.request_id")
+        requests.add(request_id)
+        hand = Hand(number=number, status=h["status"], facts=h["facts"], outcome=h["outcome"],
+                    next_dealer=_text_field(h.get("next_dealer"), f"{where}.next_dealer", 40, optional=True),
+                    request_id=request_id, revision=_int_field(h.get("revision"), f"{where}.revision", 1),
+                    created_at=_time_field(h.get("created_at"), f"{where}.created_at"),
+                    updated_at=_time_field(h.get("updated_at"), f"{where}.updated_at"))
+        hand.table = table
+        hand.deltas = [HandDelta(player=player_of[name], points=points[name]) for name in names]
+        by_number[number] = hand
+    return by_number
+
+
+_EVENT_KINDS = ("create", "edit", "void", "restore", "undo")
+
+
+def _import_events(doc: dict, hands: dict[int, Hand]) -> list[tuple[HandEvent, int | None]]:
+    events = doc.get("events")
+    _need(isinstance(events, list), "events")
+    out = []
+    for i, e in enumerate(events):
+        where = f"events.{i}"
+        _need(isinstance(e, dict) and e.get("hand") in hands and e.get("kind") in _EVENT_KINDS, where)
+        for key in ("before", "after"):
+            _need(e.get(key) is None or isinstance(e.get(key), dict), f"{where}.{key}")
+        undoes = e.get("undoes")
+        _need(undoes is None or (isinstance(undoes, int) and not isinstance(undoes, bool) and 0 <= undoes < i),
+              f"{where}.undoes")
+        event = HandEvent(kind=e["kind"], before=e.get("before"), after=e.get("after"),
+                          hand_revision=_int_field(e.get("hand_revision"), f"{where}.hand_revision", 1),
+                          device=_text_field(e.get("device"), f"{where}.device", 60),
+                          created_at=_time_field(e.get("created_at"), f"{where}.created_at"))
+        event.hand = hands[e["hand"]]
+        out.append((event, undoes))
+    return out
+
+
+def import_json(data: bytes | str) -> Table:
+    """Recreate an exported table, exactly (same hands, facts, points, revisions and history), under a
+    new public id and edit token. Everything is checked first and stored in ONE transaction: a damaged,
+    foreign or newer-version file raises :class:`ImportRefused` and changes nothing."""
+    doc = _read_document(data)
+    table = _import_table(doc)
+    names = _import_players(doc, table)
+    hands = _import_hands(doc, table, names)
+    events = _import_events(doc, hands)
+    try:
+        db.session.add(table)
+        db.session.add_all(sorted(hands.values(), key=lambda h: h.number))
+        db.session.flush()
+        for event, _undoes in events:
+            event.table_id = table.id
+            event.hand_id = event.hand.id
+            db.session.add(event)
+        db.session.flush()
+        for event, undoes in events:
+            if undoes is not None:
+                event.undoes_id = events[undoes][0].id
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return table
