@@ -22,7 +22,7 @@ bp = Blueprint("review", __name__)
 
 # Okabe–Ito: distinguishable with every common colour-vision deficiency; each line also gets its own dash.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-DASHES = ("", "8,4", "2,3", "10,3,2,3", "4,4", "1,0")
+DASHES = ("", "8,4", "2,3", "10,3,2,3", "4,4", "12,2,2,2")
 
 
 def _page_arg() -> int:
@@ -85,17 +85,20 @@ def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, titl
                        legend_at_bottom=True, legend_at_bottom_columns=columns, truncate_legend=14,
                        show_dots=len(numbers) <= 30, dots_size=3, x_title=x_title, y_title=y_title,
                        show_minor_x_labels=False, x_labels_major_count=6, truncate_label=-1,
-                       margin=8, spacing=8, disable_xml_declaration=True, no_prefix=False)
+                       margin=8, margin_bottom=20, spacing=8, disable_xml_declaration=True, no_prefix=False)
     chart.x_labels = [str(n) for n in numbers]
     for i, (name, values) in enumerate(series.items()):
         dash = DASHES[i % len(DASHES)]
         chart.add(name, values, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
     root = ET.fromstring(chart.render(is_unicode=True))
     ns = "{http://www.w3.org/2000/svg}"
-    for parent in root.iter():
+    # pygal's tooltip script and its per-point <title>/<desc> are for its JavaScript, which we do not
+    # use: drop them, and give the chart one title and one description instead.
+    for parent in list(root.iter()):
         for child in list(parent):
-            if child.tag == f"{ns}script" or (parent is root and child.tag == f"{ns}title"):
+            if child.tag in (f"{ns}script", f"{ns}title", f"{ns}desc"):
                 parent.remove(child)
+    _legend_lines(root, ns)
     chart_id = root.get("id", "chart")
     title_el = ET.Element(f"{ns}title", {"id": f"{chart_id}-title"})
     title_el.text = title
@@ -109,6 +112,26 @@ def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, titl
     ET.register_namespace("", "http://www.w3.org/2000/svg")
     ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
     return Markup(ET.tostring(root, encoding="unicode"))
+
+
+def _legend_lines(root, ns: str) -> None:
+    """pygal's legend shows a coloured square: draw a short stretch of the line instead, with its dash,
+    so that the legend tells the lines apart without colour too."""
+    for group in root.iter(f"{ns}g"):
+        if "legend" not in (group.get("class") or "").split():
+            continue
+        for i, rect in enumerate(list(group)):
+            if rect.tag != f"{ns}rect":
+                continue
+            serie = (group.get("id") or "").rpartition("-")[2]
+            dash = DASHES[int(serie) % len(DASHES)] if serie.isdigit() else ""
+            x, y = float(rect.get("x", 0)), float(rect.get("y", 0)) + float(rect.get("height", 12)) / 2
+            attrs = {"d": f"M{x - 8:.1f} {y:.1f} h22", "class": rect.get("class", "").replace(" reactive", ""),
+                     "fill": "none", "stroke-width": "3"}
+            if dash:
+                attrs["stroke-dasharray"] = dash
+            group.remove(rect)
+            group.insert(i, ET.Element(f"{ns}path", attrs))
 
 
 def _signed(n: int) -> str:
