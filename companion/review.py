@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, column, desc, false, func, or_, select, true
+from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
 
 from .engine.common import EngineError, N_
 from .extensions import db
@@ -251,17 +251,23 @@ def sheet_page(table: Table, page: int = 1, per_page: int = SHEET_PER_PAGE) -> l
 # Chart ---------------------------------------------------------------------------------------
 
 
-def chart_series(table: Table, points: int = CHART_POINTS) -> tuple[list[int], dict[str, list[int]]]:
-    """``(hand numbers, {player name: running totals})`` over the active hands, starting from 0
-    before the first hand. Long tables are thinned in SQL to about ``points`` hands (evenly
-    spread, the last hand always shown), so the chart stays light."""
+class ChartSeries(NamedTuple):
+    numbers: list[int]  # hand numbers, 0 first (before the first hand)
+    series: dict[str, list[int]]  # player name -> running totals, one per number
+    thinned: bool  # True when only some of the active hands are drawn
+
+
+def chart_series(table: Table, points: int = CHART_POINTS) -> ChartSeries:
+    """Running totals per player over the active hands, starting from 0 before the first hand. Long
+    tables are thinned in SQL to about ``points`` hands (evenly spread, the last hand always shown),
+    so the chart stays light."""
     active = int(db.session.scalar(select(func.count(Hand.id))
                                    .where(Hand.table_id == table.id, Hand.status == ACTIVE)) or 0)
     names = {p.id: p.name for p in table.players}
     series: dict[str, list[int]] = {p.name: [0] for p in table.players}
     numbers = [0]
     if not active:
-        return numbers, series
+        return ChartSeries(numbers, series, False)
     step = max(1, -(-active // max(1, points)))
     index = func.row_number().over(partition_by=HandDelta.player_id, order_by=Hand.number)
     running = func.sum(HandDelta.points).over(partition_by=HandDelta.player_id, order_by=Hand.number)
@@ -276,7 +282,7 @@ def chart_series(table: Table, points: int = CHART_POINTS) -> tuple[list[int], d
         if numbers[-1] != number:
             numbers.append(number)
         series[names[player_id]].append(int(total))
-    return numbers, series
+    return ChartSeries(numbers, series, step > 1)
 
 
 # Summary -------------------------------------------------------------------------------------
@@ -314,6 +320,7 @@ class Summary:
     void: int
     first_at: datetime | None
     last_at: datetime | None
+    counts_shut_out: bool = False  # 干瞪眼 tables whose rules have shut-outs (春天)
 
 
 def _count(condition):
@@ -336,7 +343,19 @@ def _hand_facts(table: Table):
         cols += [_text(facts[("order", i)]).label(f"o{i}") for i in range(4)]
         cols += [_text(outcome[("winners", i)]).label(f"w{i}") for i in range(3)]
     return (select(*cols).where(Hand.table_id == table.id, Hand.status == ACTIVE)
-            .cte("review_hands"))
+            .cte("review_hands").prefix_with("MATERIALIZED"))
+
+
+def shut_out_mode(table: Table):
+    """How the table's 干瞪眼 rules count a shut-out (春天): None (they do not), ``"played"`` (a loser
+    who never played, and with the dealer exception a dealer whose only play was the opening lead), or
+    an int k (``threshold:k``: k or more cards left)."""
+    mode = str((table.rules or {}).get("shut_out", "off"))
+    if mode in ("double", "fixed20"):
+        return "played"
+    if mode.startswith("threshold:") and mode.partition(":")[2].isdigit():
+        return int(mode.partition(":")[2])
+    return None
 
 
 def _losers(table: Table):
@@ -353,18 +372,18 @@ def _losers(table: Table):
         parts = [getattr(value[k], kind)() for k in keys]
         return func.coalesce(*parts) if len(parts) > 1 else parts[0]
 
-    played = first("played", "playedAny", "played_any", kind="as_boolean")
-    opening = first("dealer_only_opening", "dealerOnlyOpening", kind="as_boolean")
     cards = value["cards"].as_integer()
-    rules = dict(table.rules or {})
-    mode = str(rules.get("shut_out", "off"))
-    if mode.startswith("threshold:") and mode.partition(":")[2].isdigit():
-        shut = cards >= int(mode.partition(":")[2])
+    mode = shut_out_mode(table)
+    if mode is None:  # the table does not play shut-outs (春天): nothing to count
+        shut = None
+    elif isinstance(mode, int):  # threshold:k — k or more cards left
+        shut = cards >= mode
     else:
-        shut = played == false()
-        if rules.get("shut_out_dealer_exception", True):
-            shut = or_(shut, opening == true())
-    return (select(each.c.key.label("name"), _count(shut).label("shut_out"),
+        shut = first("played", "playedAny", "played_any", kind="as_boolean") == false()
+        if (table.rules or {}).get("shut_out_dealer_exception", True):
+            shut = or_(shut, first("dealer_only_opening", "dealerOnlyOpening", kind="as_boolean") == true())
+    shut_out = _count(shut) if shut is not None else literal(0)
+    return (select(each.c.key.label("name"), shut_out.label("shut_out"),
                    func.sum(func.coalesce(value["jokers"].as_integer(), 0)).label("jokers"))
             .select_from(Hand).join(each, true())
             .where(Hand.table_id == table.id, Hand.status == ACTIVE)
@@ -435,7 +454,8 @@ def summary(table: Table) -> Summary:
                func.max(Hand.created_at).filter(Hand.status == ACTIVE))
         .where(Hand.table_id == table.id)).one()
     active = int(span[0] or 0)
-    return Summary(table, players, active, int(span[1] or 0) - active, _utc(span[2]), _utc(span[3]))
+    return Summary(table, players, active, int(span[1] or 0) - active, _utc(span[2]), _utc(span[3]),
+                   table.game == "gandengyan" and shut_out_mode(table) is not None)
 
 
 def _utc(value: datetime | None) -> datetime | None:

@@ -4,11 +4,13 @@ Thin views: every figure comes from :mod:`companion.review` (SQL aggregates); no
 """
 from __future__ import annotations
 
+import threading
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from decimal import Decimal
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
-from flask_babel import format_decimal, format_timedelta
+from flask_babel import format_decimal, format_timedelta, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -138,20 +140,41 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
 
 
+# Drawn charts by (table, its revision, language, points): every change to a table bumps its revision,
+# so an entry is never stale; it only saves drawing the same chart again. Small and per process.
+_CHARTS: OrderedDict = OrderedDict()
+_CHARTS_LOCK = threading.Lock()
+CHARTS_KEPT = 32
+
+
 @bp.get("/t/<public_id>/chart")
 @table_view()
 def chart(table: Table):
-    numbers, series = review.chart_series(table)
-    svg = None
+    points = int(current_app.config.get("CHART_POINTS", review.CHART_POINTS))
+    key = (table.public_id, table.revision, str(get_locale()), points)
+    with _CHARTS_LOCK:
+        svg = _CHARTS.get(key)
+    if svg is None:
+        svg = _draw_chart(table, points)
+        with _CHARTS_LOCK:
+            _CHARTS[key] = svg
+            while len(_CHARTS) > CHARTS_KEPT:
+                _CHARTS.popitem(last=False)
+    return render_template("review/chart.html", table=table, svg=svg or None)
+
+
+def _draw_chart(table: Table, points: int) -> Markup:
+    numbers, series, thinned = review.chart_series(table, points)
+    svg = Markup("")
     if len(numbers) > 1:
         finals = ", ".join(f"{name} {_signed(values[-1])}" for name, values in series.items())
         desc = _("Running totals in points after each hand, one line per player, from 0 before the first hand "
                  "to hand %(last)s. After the last hand: %(finals)s.", last=numbers[-1], finals=finals)
-        if len(numbers) - 1 < review.hand_total(table):
+        if thinned:
             desc += " " + _("Only some hands are drawn on a long table; the score sheet has every one.")
         svg = running_totals_svg(numbers, series, title=_("Running totals: %(name)s", name=table.name),
                                  desc=desc, x_title=_("Hand"), y_title=_("Points"))
-    return render_template("review/chart.html", table=table, svg=svg)
+    return svg
 
 
 # --------------------------------------------------------------------------------------------

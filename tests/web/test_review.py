@@ -181,6 +181,22 @@ def test_summary_page(client, gdy_night):
     assert '@media print' in client.get("/static/review.css").get_data(as_text=True)
 
 
+def test_no_shut_out_row_when_the_rules_have_none(client, gdy):
+    record(gdy, {"winner": "Ann", "losers": {"Bo": {"cards": 5, "played": False}, "Cy": {"cards": 1},
+                                             "Di": {"cards": 1}}})
+    summary = review.summary(gdy)
+    assert not summary.counts_shut_out and {p.shut_out for p in summary.players} == {0}
+    html = client.get(f"/t/{gdy.public_id}/summary").get_data(as_text=True)
+    assert 'id="fig-won"' in html and 'id="fig-shut_out"' not in html
+
+
+def test_summary_of_an_empty_table(client, gdy):
+    page = client.get(f"/t/{gdy.public_id}/summary")
+    assert page.status_code == 200
+    text = text_of(page)
+    assert "0 hands played" in text and "Everyone is square" in text and "Player by player" not in text
+
+
 def test_dagong_summary_page_names_the_places(client, dg_night):
     text = text_of(client.get(f"/t/{dg_night.public_id}/summary"))
     for word in ("头游", "二游", "三游", "末游", "半拱", "直拱", "干带直", "Shouts won", "Hands as banker"):
@@ -253,14 +269,29 @@ def test_chart_is_an_accessible_svg_without_script(client, gdy_night):
         assert f">{name}<" in svg  # the legend
     assert len(re.findall(r'class="line reactive nofill"', svg)) == 4  # a line per player
     assert "#0072B2" in svg and "#D55E00" in svg
+    assert "Only some hands are drawn" not in html  # every active hand is drawn (the void one is not a hand)
 
 
 def test_chart_series_are_running_totals_and_thin_out(gdy_night):
-    numbers, series = review.chart_series(gdy_night)
-    assert numbers == [0, 1, 2, 4]  # void hand 3 is left out
+    numbers, series, thinned = review.chart_series(gdy_night)
+    assert numbers == [0, 1, 2, 4] and not thinned  # void hand 3 is left out
     assert series == {"Ann": [0, 17, 13, 12], "Bo": [0, -6, 14, 13], "Cy": [0, -10, -14, -20], "Di": [0, -1, -13, -5]}
-    numbers, series = review.chart_series(gdy_night, points=2)
-    assert numbers == [0, 2, 4] and series["Ann"] == [0, 13, 12]
+    numbers, series, thinned = review.chart_series(gdy_night, points=2)
+    assert numbers == [0, 2, 4] and series["Ann"] == [0, 13, 12] and thinned
+
+
+def test_a_thinned_chart_says_so(app, client, gdy_night):
+    app.config["CHART_POINTS"] = 2
+    html = client.get(f"/t/{gdy_night.public_id}/chart").get_data(as_text=True)
+    assert "Only some hands are drawn" in html
+
+
+def test_the_chart_follows_every_change(client, gdy_night):
+    before = client.get(f"/t/{gdy_night.public_id}/chart").get_data(as_text=True)
+    assert client.get(f"/t/{gdy_night.public_id}/chart").get_data(as_text=True).count("Ann +12") == 1
+    record(gdy_night, {"winner": "Cy", "losers": {"Ann": {"cards": 1}, "Bo": {"cards": 1}, "Di": {"cards": 1}}})
+    after = client.get(f"/t/{gdy_night.public_id}/chart").get_data(as_text=True)
+    assert "Ann +12" in before and "Ann +11" in after and "Cy −17" in after
 
 
 def test_chart_of_an_empty_table(client, gdy):
