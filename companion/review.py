@@ -19,7 +19,8 @@ from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
+from sqlalchemy import JSON, String, and_, case, cast, column, desc, false, func, literal, or_, select, true
+from sqlalchemy.dialects.postgresql import JSONB
 
 from .engine.common import EngineError, N_
 from .extensions import db
@@ -225,22 +226,29 @@ def hand_total(table: Table) -> int:
 
 def sheet_page(table: Table, page: int = 1, per_page: int = SHEET_PER_PAGE) -> list[SheetRow]:
     """One page of the score sheet, oldest hand first: each cell the hand's delta and the running
-    total after it. The running totals come from ONE window function over the whole table
-    (``SUM(points) OVER (PARTITION BY player ORDER BY hand number)``, void hands counting 0), so
-    they are right on every page."""
+    total after it, in ONE statement. The running totals are a window function,
+    ``SUM(points) OVER (PARTITION BY player ORDER BY hand number)`` over the page's hands (void hands
+    counting 0), started from each player's total of the active hands before the page (one SUM), so
+    they are right on every page without reading the earlier pages' rows."""
     page = max(1, int(page))
+    numbers = (select(Hand.number.label("number")).where(Hand.table_id == table.id).order_by(Hand.number)
+               .limit(per_page).offset((page - 1) * per_page).subquery("review_page"))
+    low = select(func.min(numbers.c.number)).scalar_subquery()
+    high = select(func.max(numbers.c.number)).scalar_subquery()
+    before = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"))
+              .join(Hand, Hand.id == HandDelta.hand_id)
+              .where(Hand.table_id == table.id, Hand.status == ACTIVE, Hand.number < low)
+              .group_by(HandDelta.player_id).subquery("review_before"))
     counted = case((Hand.status == ACTIVE, HandDelta.points), else_=0)
-    running = func.sum(counted).over(partition_by=HandDelta.player_id, order_by=Hand.number)
-    grid = (select(Hand.number.label("number"), Hand.status.label("status"),
-                   HandDelta.player_id.label("player_id"), HandDelta.points.label("points"),
-                   running.label("running"))
-            .join(Hand, Hand.id == HandDelta.hand_id)
-            .where(Hand.table_id == table.id).subquery())
-    numbers = (select(Hand.number).where(Hand.table_id == table.id).order_by(Hand.number)
-               .limit(per_page).offset((page - 1) * per_page).subquery())
+    running = (func.sum(counted).over(partition_by=HandDelta.player_id, order_by=Hand.number)
+               + func.coalesce(before.c.points, 0))
+    query = (select(Hand.number, Hand.status, HandDelta.player_id, HandDelta.points, running.label("running"))
+             .join(Hand, Hand.id == HandDelta.hand_id)
+             .outerjoin(before, before.c.player_id == HandDelta.player_id)
+             .where(Hand.table_id == table.id, Hand.number >= low, Hand.number <= high)
+             .order_by(Hand.number, HandDelta.player_id))
     rows: dict[int, SheetRow] = {}
-    for r in db.session.execute(select(grid).where(grid.c.number.in_(select(numbers.c.number)))
-                                .order_by(grid.c.number, grid.c.player_id)):
+    for r in db.session.execute(query):
         row = rows.get(r.number)
         if row is None:
             row = rows[r.number] = SheetRow(r.number, r.status)
@@ -331,19 +339,32 @@ def _text(json_expr):
     return json_expr.as_string()
 
 
-def _hand_facts(table: Table):
+def _active_hands(table: Table):
+    """``(FROM clause, facts, outcome)`` of the table's active hands. PostgreSQL stores JSON as text
+    and would parse a document again for every field read from it: there, each document is turned
+    into ``jsonb`` once (a materialized CTE, shared by every part of the statement) and the fields are
+    read from that."""
+    if _dialect() == "postgresql":
+        src = (select(Hand.id.label("id"), cast(Hand.facts, JSONB).label("facts"),
+                      cast(Hand.outcome, JSONB).label("outcome"))
+               .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+               .cte("review_active").prefix_with("MATERIALIZED"))
+        return src, src.c.facts, src.c.outcome, src.c.id, true()
+    return Hand, Hand.facts, Hand.outcome, Hand.id, and_(Hand.table_id == table.id, Hand.status == ACTIVE)
+
+
+def _hand_facts(table: Table, active):
     """One row per active hand with the facts the summary counts, each extracted from the JSON once."""
-    facts, outcome = Hand.facts, Hand.outcome
-    cols = [Hand.id.label("hand_id")]
+    src, facts, outcome, hand_id, where = active
+    cols = [hand_id.label("hand_id")]
     if table.game == "gandengyan":
-        cols += [_text(facts["winner"]).label("winner"), _text(facts["dealer"]).label("dealer")]
+        cols += [_text(facts["winner"]).label("winner")]
     else:
         cols += [_text(facts["banker"]).label("banker"), _text(facts["shout"]).label("shout"),
                  _text(outcome["arch"]).label("arch")]
         cols += [_text(facts[("order", i)]).label(f"o{i}") for i in range(4)]
         cols += [_text(outcome[("winners", i)]).label(f"w{i}") for i in range(3)]
-    return (select(*cols).where(Hand.table_id == table.id, Hand.status == ACTIVE)
-            .cte("review_hands").prefix_with("MATERIALIZED"))
+    return select(*cols).select_from(src).where(where).cte("review_hands").prefix_with("MATERIALIZED")
 
 
 def shut_out_mode(table: Table):
@@ -358,14 +379,15 @@ def shut_out_mode(table: Table):
     return None
 
 
-def _losers(table: Table):
+def _losers(table: Table, active):
     """干瞪眼: one row per (active hand, loser) from the stored facts — the loser's name and the
     figures the summary counts. The only dialect-specific SQL here: iterating over a JSON object."""
+    src, facts, _outcome, _id, where = active
     if _dialect() == "postgresql":
-        each = func.json_each(Hand.facts["losers"])
+        each = func.jsonb_each(facts["losers"]).table_valued(column("key", String), column("value", JSONB))
     else:
-        each = func.json_each(Hand.facts, "$.losers")
-    each = each.table_valued(column("key", String), column("value", JSON)).alias("loser")
+        each = func.json_each(facts, "$.losers").table_valued(column("key", String), column("value", JSON))
+    each = each.alias("loser")
     value = each.c.value
 
     def first(*keys, kind):
@@ -385,8 +407,7 @@ def _losers(table: Table):
     shut_out = _count(shut) if shut is not None else literal(0)
     return (select(each.c.key.label("name"), shut_out.label("shut_out"),
                    func.sum(func.coalesce(value["jokers"].as_integer(), 0)).label("jokers"))
-            .select_from(Hand).join(each, true())
-            .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+            .select_from(src).join(each, true()).where(where)
             .group_by(each.c.key).subquery("review_losers"))
 
 
@@ -420,7 +441,8 @@ def summary(table: Table) -> Summary:
               .join(Hand, Hand.id == HandDelta.hand_id)
               .where(Hand.table_id == table.id, Hand.status == ACTIVE)
               .group_by(HandDelta.player_id).subquery("review_deltas"))
-    hands = _hand_facts(table)
+    active = _active_hands(table)
+    hands = _hand_facts(table, active)
     facts = _facts_figures(table, hands)
     points = func.coalesce(deltas.c.points, 0)
     cols = [Player.id, Player.name, Player.seat, points.label("points"),
@@ -429,7 +451,7 @@ def summary(table: Table) -> Summary:
              .outerjoin(deltas, deltas.c.player_id == Player.id)
              .outerjoin(facts, facts.c.player_id == Player.id))
     if table.game == "gandengyan":
-        losers = _losers(table)
+        losers = _losers(table, active)
         query = query.add_columns(losers.c.shut_out, losers.c.jokers).outerjoin(losers, losers.c.name == Player.name)
     query = query.where(Player.table_id == table.id).order_by(desc(points), Player.seat)
     stake = table.stake
