@@ -470,6 +470,29 @@ def test_import_needs_the_csrf_token(app, client, gdy_night):
     assert snapshot() == before
 
 
+def test_import_with_the_csrf_token_of_the_page(app, client, gdy_night):
+    app.config["WTF_CSRF_ENABLED"] = True
+    page = client.get("/import")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(export(gdy_night)), "n.json")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 302
+
+
+def test_import_takes_a_long_night_beyond_the_usual_upload_limit(app, client, gdy):
+    for i in range(20):
+        record(gdy, {"winner": GDY[i % 4], "losers": {n: {"cards": 1 + i % 9} for n in GDY if n != GDY[i % 4]}})
+    data = export(gdy)
+    app.config["MAX_CONTENT_LENGTH"] = len(data) // 2  # every other form keeps the usual limit
+    response = client.post("/device", data={"device": "x" * len(data)})
+    assert response.status_code == 413
+    response = client.post("/import", data={"file": (io.BytesIO(data), "n.json")}, content_type="multipart/form-data")
+    assert response.status_code == 302
+    app.config["IMPORT_MAX_BYTES"] = len(data) // 2
+    response = client.post("/import", data={"file": (io.BytesIO(data), "n.json")}, content_type="multipart/form-data")
+    assert response.status_code == 413
+
+
 def test_import_is_one_transaction(gdy_night):
     """A failure while storing (after every check passed, with the table and hands already flushed)
     leaves nothing behind."""
