@@ -509,3 +509,22 @@ def test_import_is_one_transaction(gdy_night):
     finally:
         event.remove(HandEvent, "before_insert", fail)
     assert snapshot() == before
+
+
+# --------------------------------------------------------------------------------------------
+# Layers
+
+
+def test_review_layers():
+    """companion.review imports no views, forms or CLI; the review views run no SQL themselves."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(review.__file__).parent
+    tree = ast.parse((root / "review.py").read_text())
+    imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {m for m in imported if m.split(".")[0] in ("views", "forms", "cli")
+                or any(part in m for part in ("companion.views", "companion.forms", "companion.cli"))}
+    views = (root / "views" / "review.py").read_text()
+    assert "select(" not in views and "db.session" not in views and "sqlalchemy" not in views
