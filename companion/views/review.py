@@ -12,6 +12,7 @@ from decimal import Decimal
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_timedelta, get_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from markupsafe import Markup
 
 from .. import review
@@ -39,7 +40,7 @@ def _bdi(name: str) -> Markup:
 def unsigned_amount(value: Decimal, table: Table, in_money: bool) -> str:
     """An amount to pay: money with two decimals and the currency label, or whole points."""
     if not in_money:
-        return _("%(n)s points", n=format_decimal(value, format="#,##0"))
+        return ngettext("%(num)s point", "%(num)s points", int(value))
     return f"{format_decimal(value, format='#,##0.00')} {table.currency}".strip()
 
 
