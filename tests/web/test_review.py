@@ -121,6 +121,18 @@ def test_threshold_shut_out_counts_cards(ctx):
     assert {n: p.shut_out for n, p in f.items()} == {"Ann": 1, "Bo": 0, "Cy": 0, "Di": 1}
 
 
+def test_names_with_json_path_characters(ctx):
+    names = ['A"b', "c.d", "$e", "李'f"]
+    table = scoring.create_table(game="gandengyan", name="odd", players=names, stake="1", rules={"shut_out": "double"})
+    record(table, {"winner": "c.d", "losers": {'A"b': {"cards": 5, "played": False, "jokers": 1},
+                                               "$e": {"cards": 1}, "李'f": {"cards": 2, "jokers": 2}}})
+    f = by_name(review.summary(table))
+    assert {n: (p.won, p.shut_out, p.jokers) for n, p in f.items()} == {
+        'A"b': (0, 1, 1), "c.d": (1, 0, 0), "$e": (0, 0, 0), "李'f": (0, 0, 2)}
+    copy = review.import_json(review.export_json(table))
+    assert review.export_json(copy) == review.export_json(table)
+
+
 def test_dagong_summary_figures(dg_night):
     s = review.summary(dg_night)
     f = by_name(s)

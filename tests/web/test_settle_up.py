@@ -123,3 +123,13 @@ def test_nothing_to_settle():
 def test_balances_that_do_not_add_up_are_refused():
     with pytest.raises(ValueError):
         settle_up({"A": D(1), "B": D(0)})
+
+
+def test_many_players_still_square_with_at_most_n_minus_one():
+    # beyond the exact search (10 players with a balance), largest-first pairing keeps every promise but the fewest
+    balances = {f"P{i:02}": D(i - 7) for i in range(15)}
+    assert sum(balances.values()) == 0
+    transfers = settle_up(balances)
+    assert len(transfers) <= 14
+    assert net(transfers) == {k: v for k, v in balances.items() if v}
+    assert not {t.payer for t in transfers} & {t.payee for t in transfers}
