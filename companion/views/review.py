@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from decimal import Decimal
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_timedelta, get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -287,6 +287,8 @@ def import_table():
                 error = tr(refused.message)
             else:
                 remember(table)
+                flash(_("Imported: this is a new copy of the table, with its own link. This phone can record "
+                        "at it."))
                 return redirect(url_for("tables.show", public_id=table.public_id))
     return render_template("review/import.html", error=error), 400 if error else 200
 

@@ -416,6 +416,7 @@ def test_import_page_recreates_the_table_and_remembers_it(client, gdy_night):
     assert public_id != gdy_night.public_id
     page = client.get(f"/t/{public_id}")
     assert "Record next hand" in text_of(page)  # this phone may record at the imported table
+    assert "Imported: this is a new copy of the table" in text_of(page)
     assert "Import a table" in text_of(client.get("/"))
 
 
