@@ -30,6 +30,14 @@ def page_width(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
+def small_targets(page: Page):
+    """Visible buttons and links people tap, smaller than 44 px high."""
+    return page.evaluate("""() => [...document.querySelectorAll('main button, main .button, .review-nav a, .sheet a')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.textContent.trim(), e.getBoundingClientRect().height])
+        .filter(([_, h]) => h < 44)""")
+
+
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"), full_page=True)
@@ -56,6 +64,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     assert abs(header.bounding_box()["y"] - top) < 1
     wrap.evaluate("e => { e.scrollLeft = 0; e.scrollTop = 0; }")
     expect(page.locator("#sheet-5")).to_have_class("void")
+    assert small_targets(page) == []
     shot(page, "sheet")
 
     # Chart: an SVG with a title, a description and a line per player, fitting the phone.
@@ -74,6 +83,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     expect(page.locator("#figures")).to_be_visible()
     expect(page.locator("#hands-played")).to_have_text("13 hands played")
     assert page_width(page) <= 390
+    assert small_targets(page) == []
     shot(page, "summary")
 
     # Settle up: the copy button appears with JavaScript and copies the text.
@@ -88,4 +98,5 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.splitlines()[0] == "Friday 干瞪眼 · Settle up" and " pays " in copied
     assert page_width(page) <= 390
+    assert small_targets(page) == []
     shot(page, "settle")
