@@ -44,11 +44,6 @@ def unsigned_amount(value: Decimal, table: Table, in_money: bool) -> str:
     return f"{format_decimal(value, format='#,##0.00')} {table.currency}".strip()
 
 
-@bp.app_context_processor
-def inject_review_helpers():
-    return {"unsigned_amount": unsigned_amount}
-
-
 # --------------------------------------------------------------------------------------------
 # Score sheet
 

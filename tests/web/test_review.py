@@ -306,6 +306,15 @@ def test_the_chart_follows_every_change(client, gdy_night):
     assert "Ann +12" in before and "Ann +11" in after and "Cy −17" in after
 
 
+def test_names_are_escaped_on_every_review_page(client, ctx):
+    table = scoring.create_table(game="gandengyan", name="<b>night</b>", players=["<i>Li", "Chen&"], stake="1")
+    record(table, {"winner": "<i>Li", "losers": {"Chen&": {"cards": 3}}})
+    for path in ("sheet", "chart", "summary", "settle"):
+        html = client.get(f"/t/{table.public_id}/{path}").get_data(as_text=True)
+        assert "<i>Li" not in html and "<b>night" not in html, path
+        assert "&lt;i&gt;Li" in html, path
+
+
 def test_chart_of_an_empty_table(client, gdy):
     page = client.get(f"/t/{gdy.public_id}/chart")
     assert page.status_code == 200 and "<svg" not in page.get_data(as_text=True)

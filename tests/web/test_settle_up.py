@@ -11,8 +11,11 @@ D = Decimal
 names = st.lists(st.text(alphabet="ABCDEFGH李陈王", min_size=1, max_size=3), min_size=1, max_size=8, unique=True)
 
 
+DECIMALS = st.sampled_from([0, 1, 2, 3, 4])
+
+
 @st.composite
-def zero_sum_balances(draw, places=st.sampled_from([0, 1, 2, 3, 4])):
+def zero_sum_balances(draw, places=DECIMALS):
     """Balances that add up to exactly zero, with up to 4 decimals (so rounding to the cent matters)."""
     who = draw(names)
     scale = D(1).scaleb(-draw(places))
