@@ -10,7 +10,7 @@ from collections import OrderedDict
 from decimal import Decimal
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import format_decimal, format_timedelta, get_locale
+from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
@@ -206,13 +206,21 @@ def _settle_context(table: Table) -> dict:
             "rounding_notes": notes, "in_money": result.in_money, "copy_text": copy_text}
 
 
+def _duration(delta) -> str:
+    """How long the night lasted, to the minute: "3 h 35 min", "12 min"."""
+    minutes = max(0, int(delta.total_seconds() // 60))
+    if minutes < 60:
+        return _("%(minutes)s min", minutes=minutes)
+    return _("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=minutes % 60)
+
+
 @bp.get("/t/<public_id>/summary")
 @table_view()
 def summary(table: Table):
     data = review.summary(table)
     span = None
     if data.first_at and data.last_at:
-        span = format_timedelta(data.last_at - data.first_at, threshold=1.1, granularity="minute")
+        span = _duration(data.last_at - data.first_at)
     return render_template("review/summary.html", table=table, summary=data, span=span,
                            **_settle_context(table))
 

@@ -186,6 +186,7 @@ def test_summary_page(client, gdy_night):
     html = page.get_data(as_text=True)
     text = text_of(page)
     assert "3 hands played (1 void)" in text
+    assert re.search(r"From \d{4}-\d\d-\d\d \d\d:\d\d to \d\d:\d\d UTC \(0 min\)", text)
     assert re.search(r'<tr id="fig-shut_out">.*?</tr>', html, re.S)
     row = re.search(r'<tr id="fig-jokers">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["1", "0", "0", "3"]  # Bo Ann Di Cy, by standing
@@ -207,6 +208,16 @@ def test_summary_of_an_empty_table(client, gdy):
     assert page.status_code == 200
     text = text_of(page)
     assert "0 hands played" in text and "Everyone is square" in text and "Player by player" not in text
+
+
+def test_time_span_of_a_long_night(client, gdy_night):
+    from datetime import timedelta
+
+    first = db.session.scalars(select(Hand).where(Hand.table_id == gdy_night.id).order_by(Hand.number)).first()
+    first.created_at = first.created_at - timedelta(hours=3, minutes=35)
+    db.session.commit()
+    text = text_of(client.get(f"/t/{gdy_night.public_id}/summary"))
+    assert "(3 h 35 min)" in text
 
 
 def test_dagong_summary_page_names_the_places(client, dg_night):
