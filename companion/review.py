@@ -178,10 +178,11 @@ def standings(table: Table) -> list[Standing]:
     return [Standing(r.id, r.name, r.seat, int(r.points), stake * int(r.points)) for r in rows]
 
 
-def balances(table: Table) -> tuple[dict[str, Decimal], bool]:
+def balances(table: Table, rows=None) -> tuple[dict[str, Decimal], bool]:
     """What each player is owed (+) or owes (−): money at the table's stake, or points when the
-    table plays for no money. Returns ``(balances, in_money)``."""
-    rows = standings(table)
+    table plays for no money. Returns ``(balances, in_money)``. ``rows`` (with ``name``, ``points``
+    and ``money``, e.g. a summary's players) saves reading the standings again."""
+    rows = standings(table) if rows is None else rows
     if table.stake:
         return {r.name: r.money for r in rows}, True
     return {r.name: Decimal(r.points) for r in rows}, False
@@ -196,10 +197,10 @@ class SettleUp(NamedTuple):
     unit: Decimal
 
 
-def settle_table(table: Table) -> SettleUp:
+def settle_table(table: Table, rows=None) -> SettleUp:
     """Settle-up for the table: money rounded to the cent, or whole points when the table plays for
-    no money."""
-    values, in_money = balances(table)
+    no money. ``rows``: see :func:`balances`."""
+    values, in_money = balances(table, rows)
     unit = CENT if in_money else Decimal(1)
     rounded, absorbed = round_balances(values, unit)
     return SettleUp(settle_up(values, unit), values, rounded, absorbed, in_money, unit)

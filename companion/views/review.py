@@ -189,8 +189,8 @@ def _transfer_lines(table: Table, transfers, in_money: bool, html: bool) -> list
     return out
 
 
-def _settle_context(table: Table) -> dict:
-    result = review.settle_table(table)
+def _settle_context(table: Table, rows=None) -> dict:
+    result = review.settle_table(table, rows)
     notes = []
     for name in sorted(result.absorbed):
         if result.in_money:
@@ -222,7 +222,7 @@ def summary(table: Table):
     if data.first_at and data.last_at:
         span = _duration(data.last_at - data.first_at)
     return render_template("review/summary.html", table=table, summary=data, span=span,
-                           **_settle_context(table))
+                           **_settle_context(table, data.players))
 
 
 @bp.get("/t/<public_id>/settle")
