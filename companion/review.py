@@ -748,7 +748,8 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
         points = h.get("points")
         _need(isinstance(points, dict) and sorted(points) == sorted(names), f"{where}.points")
         for name in names:
-            _int_field(points[name], f"{where}.points", -2**31)
+            _need(isinstance(points[name], int) and not isinstance(points[name], bool)
+                  and -2**63 <= points[name] < 2**63, f"{where}.points")
         _need(sum(points.values()) == 0, f"{where}.points")
         request_id = _text_field(h.get("request_id"), f"{where}.request_id", 64, empty=False)
         _need(request_id not in requests, f"{where}.request_id")

@@ -417,6 +417,17 @@ def test_export_import_export_is_the_same_document(gdy_night, dg_night):
         assert len(scoring.history(copy)) == len(scoring.history(table))
 
 
+def test_points_beyond_32_bits_round_trip(gdy_night):
+    doc = json.loads(export(gdy_night))
+    doc["hands"][0]["points"]["Ann"] += 2**40
+    doc["hands"][0]["points"]["Bo"] -= 2**40
+    doc["checksum"] = review._checksum(doc)
+    data = json.dumps(doc).encode()
+    copy = review.import_json(data)
+    assert {s.name: s.points for s in review.standings(copy)}["Ann"] == 12 + 2**40
+    assert json.loads(export(copy)) == doc
+
+
 def test_an_imported_table_keeps_working(gdy_night):
     copy = review.import_json(export(gdy_night))
     hand = record(copy, {"winner": "Cy", "losers": {"Ann": {"cards": 1}, "Bo": {"cards": 1}, "Di": {"cards": 1}}})
