@@ -100,3 +100,15 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     assert page_width(page) <= 390
     assert small_targets(page) == []
     shot(page, "settle")
+
+    # Export the complete record and import it from the start page (CSRF on): a new table, same standings.
+    page.goto(base)
+    standings = page.locator("#standings tbody").inner_text()
+    data = page.request.get(base + "/export.json").body()
+    page.goto(live_server + "/")
+    page.set_input_files("#import-file", files=[{"name": "night.json", "mimeType": "application/json", "buffer": data}])
+    page.click("#import-table")
+    expect(page.locator("h1.table-name")).to_contain_text("Friday 干瞪眼")
+    expect(page.locator("#record")).to_be_visible()  # this phone can record at the copy
+    assert public_id not in page.url
+    assert page.locator("#standings tbody").inner_text() == standings
