@@ -4,6 +4,7 @@ Thin views: every figure comes from :mod:`companion.review` (SQL aggregates); no
 """
 from __future__ import annotations
 
+import functools
 import threading
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
@@ -16,6 +17,7 @@ from flask_babel import ngettext
 from markupsafe import Markup
 
 from .. import review
+from ..engine import ENGINES
 from ..i18n import tr
 from ..models import Table
 from .tables import format_money as money
@@ -66,10 +68,11 @@ def sheet(table: Table):
 # Chart
 
 
-def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, title: str, desc: str,
-                       x_title: str, y_title: str) -> Markup:
-    """The running totals as an accessible SVG drawn by pygal: one line per player (colour-blind-safe
-    colours and a dash of its own), names in the legend, ``<title>`` and ``<desc>``, no script."""
+CHART_ID = "running-totals"
+
+
+def _pygal_chart(numbers: list[int], series: dict[str, list[int]], *, x_title: str, y_title: str) -> ET.Element:
+    """pygal's drawing of the running totals, parsed (its own ``<style>`` still inside)."""
     import pygal
     from pygal.style import Style
 
@@ -88,16 +91,49 @@ def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, titl
     for i, (name, values) in enumerate(series.items()):
         dash = DASHES[i % len(DASHES)]
         chart.add(name, values, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
-    root = ET.fromstring(chart.render(is_unicode=True))
-    ns = "{http://www.w3.org/2000/svg}"
-    # pygal's tooltip script and its per-point <title>/<desc> are for its JavaScript, which we do not
-    # use: drop them, and give the chart one title and one description instead.
+    return ET.fromstring(chart.render(is_unicode=True))
+
+
+_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _take_styles(root: ET.Element) -> str:
+    """Remove pygal's ``<style>`` elements and return their CSS, its selectors on :data:`CHART_ID`."""
+    css = []
     for parent in list(root.iter()):
         for child in list(parent):
-            if child.tag in (f"{ns}script", f"{ns}title", f"{ns}desc"):
+            if child.tag == f"{_NS}style":
+                css.append(child.text or "")
+                parent.remove(child)
+    return "".join(css).replace("#" + root.get("id", "chart"), "#" + CHART_ID)
+
+
+@functools.lru_cache(maxsize=1)
+def chart_css() -> str:
+    """The chart's stylesheet, served from this site (the pages' CSP allows no inline style): pygal's
+    own rules for as many lines as a table can have, the same for every chart."""
+    most = max(engine.PLAYER_RANGE[1] for engine in ENGINES.values())
+    names = {f"p{i}": [0, i] for i in range(most)}
+    return _take_styles(_pygal_chart([1, 2], names, x_title="", y_title=""))
+
+
+def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, title: str, desc: str,
+                       x_title: str, y_title: str) -> Markup:
+    """The running totals as an accessible SVG drawn by pygal: one line per player (colour-blind-safe
+    colours and a dash of its own), names in the legend, ``<title>`` and ``<desc>``; no script, no
+    inline style (the CSS is :func:`chart_css`, a stylesheet of this site)."""
+    root = _pygal_chart(numbers, series, x_title=x_title, y_title=y_title)
+    ns = _NS
+    _take_styles(root)
+    # pygal's tooltip script, its tooltip group and its per-point <title>/<desc> are for its
+    # JavaScript, which we do not use: drop them, and give the chart one title and one description.
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag in (f"{ns}script", f"{ns}title", f"{ns}desc") or child.get("style") is not None:
                 parent.remove(child)
     _legend_lines(root, ns)
-    chart_id = root.get("id", "chart")
+    root.set("id", CHART_ID)
+    chart_id = CHART_ID
     title_el = ET.Element(f"{ns}title", {"id": f"{chart_id}-title"})
     title_el.text = title
     desc_el = ET.Element(f"{ns}desc", {"id": f"{chart_id}-desc"})
@@ -143,6 +179,13 @@ def _signed(n: int) -> str:
 _CHARTS: OrderedDict = OrderedDict()
 _CHARTS_LOCK = threading.Lock()
 CHARTS_KEPT = 32
+
+
+@bp.get("/review/chart.css")
+def chart_stylesheet():
+    response = Response(chart_css(), mimetype="text/css")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @bp.get("/t/<public_id>/chart")

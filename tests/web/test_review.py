@@ -291,7 +291,11 @@ def test_chart_is_an_accessible_svg_without_script(client, gdy_night):
     for name in GDY:
         assert f">{name}<" in svg  # the legend
     assert len(re.findall(r'class="line reactive nofill"', svg)) == 4  # a line per player
-    assert "#0072B2" in svg and "#D55E00" in svg
+    assert "<style" not in svg and 'style="' not in svg  # the page's CSP allows no inline style
+    stylesheet = re.search(r'<link rel="stylesheet" href="([^"]*chart\.css)"', html).group(1)
+    css = client.get(stylesheet).get_data(as_text=True)
+    assert "#0072B2" in css and "#D55E00" in css and "#running-totals" in css
+    assert 'id="running-totals"' in svg
     assert "Only some hands are drawn" not in html  # every active hand is drawn (the void one is not a hand)
 
 

@@ -9,7 +9,7 @@ from companion import scoring
 # here until it is given one, so no route escapes the walk.
 ARGUMENTS = {"game": "gandengyan", "number": 1, "filename": "app.css"}
 # Views that set their own caching rule; they never show an edit token.
-OWN_CACHE_RULE = {"live.state": "no-cache"}
+OWN_CACHE_RULE = {"live.state": "no-cache", "review.chart_stylesheet": "public"}
 
 
 def get_routes(app):
