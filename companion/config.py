@@ -47,4 +47,4 @@ class Defaults:
     LANGUAGES = ["en", "zh", "fr", "id", "ar", "ko"]
     HANDS_PER_PAGE = 25
     SESSION_COOKIE_SAMESITE = "Lax"
-    MAX_CONTENT_LENGTH = 256 * 1024
+    MAX_CONTENT_LENGTH = 64 * 1024  # every body: JSON or form (an answer 413 in the usual error shape)

@@ -17,10 +17,11 @@ from wtforms import (BooleanField, SelectChoice, HiddenField, IntegerField, Radi
 from wtforms.fields import Field
 from wtforms.validators import InputRequired, Optional as OptionalValidator
 
+from .engine import ENGINES
 from .engine.common import EngineError
 from .models import Table
 
-MAX_SEATS = 6
+MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
 
 
 def _ascii_int(text) -> bool:
@@ -84,7 +85,7 @@ class NewTableForm(FlaskForm):
 
 def new_table_form(game: str, module, formdata=None) -> NewTableForm:
     """The open-a-table form for one game: its player rows, presets and every switch."""
-    seats = MAX_SEATS if game == "gandengyan" else 4
+    seats = module.PLAYER_RANGE[1]  # the engine decides how many may play
     attrs: dict[str, Any] = {"_switches": dict(module.SWITCHES), "_choice_values": {}}
     for i in range(1, seats + 1):
         attrs[f"player_{i}"] = StringField(_l("Player %(n)s", n=i),
