@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from wtforms import (BooleanField, SelectChoice, HiddenField, IntegerField, RadioField, SelectField, StringField,
                      TextAreaField)
 from wtforms.fields import Field
-from wtforms.validators import InputRequired, Optional as OptionalValidator
+from wtforms.validators import Optional as OptionalValidator
 
 from .engine import ENGINES
 from .engine.common import EngineError
@@ -43,13 +43,16 @@ class FormError(Exception):
 
 
 class NewTableForm(FlaskForm):
-    name = StringField(_l("Name of the table"), validators=[InputRequired()],
-                       render_kw={"autocomplete": "off", "maxlength": 200})
+    # No WTForms validators on values the core parses: scoring (and the engine) judge them, so the
+    # page, the JSON API and the CLI give the same code and message.
+    name = StringField(_l("Name of the table"),
+                       render_kw={"autocomplete": "off", "maxlength": 200, "required": True})
     stake = StringField(_l("Money per point"), default="1",
                         render_kw={"inputmode": "decimal", "autocomplete": "off"})
     currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": 40,
                                                                  "placeholder": "¥ € Rp ₩ $"})
-    preset = SelectField(_l("House rules preset"), choices=[], default="")
+    # validate_choice=False: the engine's rules_from_dict judges the preset (one code and message)
+    preset = SelectField(_l("House rules preset"), choices=[], default="", validate_choice=False)
     first_dealer = SelectField(_l("First dealer"), choices=[], default="")
     notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2})
 
