@@ -18,7 +18,7 @@ $(VENV)/.runtime: requirements.txt | $(BIN)/python
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt 2>&1 | grep -v 'WARNING: Location' || true
-	$(BIN)/python -c "import pytest, hypothesis, playwright"
+	$(BIN)/python -c "import pytest, hypothesis, playwright, schemathesis"
 	touch $@
 
 # Compiled catalogs are build products, made from the committed .po files. Fuzzy entries are

@@ -91,7 +91,7 @@ def errors(*statuses):
 
 
 @bp.route("/check", methods=["POST"])
-@bp.arguments(CheckRequest)
+@bp.arguments(CheckRequest, example={"game": "gandengyan", "previous": "4 5 6", "play": "5 6 JK"})
 @bp.alt_response(200, schema=CheckAnswer, success=True)
 @errors(413)
 def check(data):
@@ -105,7 +105,9 @@ def check(data):
 
 
 @bp.route("/settle", methods=["POST"])
-@bp.arguments(SettleRequest)
+@bp.arguments(SettleRequest, example={
+    "game": "gandengyan", "players": ["A", "B", "C"], "winner": "A", "stake": "0.5",
+    "losers": {"B": {"cards": 3, "jokers": 0}, "C": {"cards": 5, "jokers": 1}}})
 @bp.alt_response(200, schema=SettleAnswer, success=True)
 @errors(413)
 def settle(data):
@@ -196,7 +198,8 @@ def _scoring_call(function, *args, **kwargs):
 
 
 @bp.route("/tables", methods=["POST"])
-@bp.arguments(NewTableRequest)
+@bp.arguments(NewTableRequest, example={"game": "gandengyan", "name": "Friday", "players": ["A", "B", "C"],
+                                        "stake": "0.5", "currency": "¥", "preset": "source"})
 @bp.alt_response(201, schema=TableAnswer, success=True)
 @errors(413)
 def create_table(data):
@@ -242,7 +245,9 @@ def get_hand(public_id, number):
 
 
 @bp.route("/tables/<public_id>/hands", methods=["POST"])
-@bp.arguments(RecordHandRequest)
+@bp.arguments(RecordHandRequest, example={
+    "facts": {"winner": "A", "losers": {"B": {"cards": 3, "jokers": 0}, "C": {"cards": 5, "jokers": 1}}},
+    "request_id": "2f1c9a"})
 @bp.alt_response(201, schema=HandChangeAnswer, success=True)
 @bp.alt_response(200, schema=HandChangeAnswer, success=True,
                  description="This request_id was recorded before: nothing new was stored.")
@@ -264,7 +269,9 @@ def record_hand(data, public_id):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])
-@bp.arguments(EditHandRequest)
+@bp.arguments(EditHandRequest, example={
+    "facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
+    "revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
 @bp.doc(security=EDIT_TOKEN)
 @errors(403, 404, 409, 413)
@@ -288,7 +295,7 @@ def _void_or_restore(data, public_id, number, change):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/void", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False)
+@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
 @bp.doc(security=EDIT_TOKEN)
 @errors(403, 404, 409, 413)
@@ -298,7 +305,7 @@ def void_hand(data, public_id, number):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/restore", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False)
+@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
 @bp.doc(security=EDIT_TOKEN)
 @errors(403, 404, 409, 413)
