@@ -552,24 +552,27 @@ class CheckRequest(Request):
 
 
 # The facts of one hand, by game (the settle body and a table's hand). The engine checks them.
+_NAMES = {"type": "array", "items": {"type": "string"}}
+_SIZES = {"type": "array", "items": {"type": "integer"}}
 FACT_FIELDS = {
-    "players": "Names in seat order (大冶打拱: 4).",
-    "winner": "干瞪眼: who went out first.",
-    "losers": "干瞪眼: {name: {cards, jokers, twos?, held_bombs?, played?, dealer_only_opening?}}.",
-    "dealer": "干瞪眼: the dealer of the hand.",
-    "bombs_played": "干瞪眼: sizes of the bombs played.",
-    "tricks": "干瞪眼: tricks played.",
-    "banker": "大冶打拱: the banker.",
-    "partner": "大冶打拱: the banker's partner, or null.",
-    "shout": "大冶打拱: who shouted, or null.",
-    "order": "大冶打拱: who went out, first out first.",
-    "captured": "大冶打拱: {name: points captured}.",
-    "last_hand_points": "大冶打拱: points left in the last player's hand.",
-    "bright_card": "大冶打拱: the bright card, optional.",
-    "xi_bombs": "大冶打拱: {name: [sizes of hard 7- or 8-card bombs]} (喜钱).",
+    "players": (_NAMES, "Names in seat order (大冶打拱: 4)."),
+    "winner": ({"type": "string"}, "干瞪眼: who went out first."),
+    "losers": ({"type": "object"}, "干瞪眼: {name: {cards, jokers, twos?, held_bombs?, played?, "
+                                   "dealer_only_opening?}}."),
+    "dealer": ({"type": "string"}, "干瞪眼: the dealer of the hand."),
+    "bombs_played": (_SIZES, "干瞪眼: sizes of the bombs played."),
+    "tricks": ({"type": "integer"}, "干瞪眼: tricks played."),
+    "banker": ({"type": "string"}, "大冶打拱: the banker."),
+    "partner": ({"type": "string"}, "大冶打拱: the banker's partner, or null."),
+    "shout": ({"type": "string"}, "大冶打拱: who shouted, or null."),
+    "order": (_NAMES, "大冶打拱: who went out, first out first."),
+    "captured": ({"type": "object", "additionalProperties": {"type": "integer"}}, "大冶打拱: {name: points captured}."),
+    "last_hand_points": ({"type": "integer"}, "大冶打拱: points left in the last player's hand."),
+    "bright_card": ({"type": "string"}, "大冶打拱: the bright card, optional."),
+    "xi_bombs": ({"type": "object", "additionalProperties": _SIZES},
+                 "大冶打拱: {name: [sizes of hard 7- or 8-card bombs]} (喜钱)."),
 }
-FACT_ALIASES = {"bombsPlayed": "bombs_played", "lastHandPoints": "last_hand_points",
-                "brightCard": "bright_card", "xiBombs": "xi_bombs"}
+FACT_ALIASES = {"bombsPlayed": "bombs_played"}  # the spellings the engines read too
 
 
 class SettleRequest(Request):
@@ -589,8 +592,9 @@ class SettleRequest(Request):
         return {"module": module, "rules": rules, "stake": data.get("stake"), "facts": facts}
 
 
-for _name, _help in {**FACT_FIELDS, **{alias: f"= {name}" for alias, name in FACT_ALIASES.items()}}.items():
-    SettleRequest._declared_fields[_name] = Fact(allow_none=True, metadata={"description": _help})
+for _name, (_type, _help) in {**FACT_FIELDS, **{alias: (FACT_FIELDS[name][0], f"= {name}")
+                                                 for alias, name in FACT_ALIASES.items()}}.items():
+    SettleRequest._declared_fields[_name] = Fact(allow_none=True, metadata={**_type, "description": _help})
 
 
 class NewTableRequest(Request):
