@@ -67,7 +67,7 @@ class NewTableForm(FlaskForm):
 
     def rules(self) -> dict:
         out = {}
-        for key, field, switch in self.rule_fields():
+        for key, field, _switch in self.rule_fields():
             value = (field.data or "").strip() if isinstance(field.data, str) else field.data
             if value in ("", None):
                 continue
