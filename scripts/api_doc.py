@@ -90,8 +90,12 @@ def render() -> str:
                 out.append(op["summary"] + "\n")
             if op.get("security"):
                 out.append("Needs the table's edit token.\n")
-            for param in op.get("parameters", []):
-                out.append(f"- {param['in']} `{param['name']}` ({_type(param.get('schema', {}), schemas)})")
+            params = [*item.get("parameters", []), *op.get("parameters", [])]
+            for param in params:
+                out.append(f"- {param['in']} `{param['name']}` ({_type(param.get('schema', {}), schemas)})"
+                           + (f": {param['description']}" if param.get("description") else ""))
+            if params:
+                out.append("")
             body = op.get("requestBody")
             if body:
                 media = body["content"]["application/json"]

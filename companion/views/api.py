@@ -65,6 +65,30 @@ class ApiBlueprint(Blueprint):
 bp = ApiBlueprint("api", __name__, description="Card Table Companion JSON API v1")
 
 EDIT_TOKEN = [{"bearer": []}, {"editToken": []}]
+# X-Edit-Token is also described as a header parameter, so that OpenAPI links can pass the token
+# of a table just opened to the operations that change it (schemathesis follows them).
+TOKEN_HEADER = [{"in": "header", "name": "X-Edit-Token", "required": False, "schema": {"type": "string"},
+                 "description": "The table's edit token (Authorization: Bearer is the usual form)."}]
+TABLE = {"public_id": "$request.path.public_id", "header.X-Edit-Token": "$request.header.X-Edit-Token"}
+
+
+def links(**targets):
+    """OpenAPI links of a success answer: {name: (operationId, parameters)}."""
+    return {name: {"operationId": operation, "parameters": parameters}
+            for name, (operation, parameters) in targets.items()}
+
+
+HAND_LINKS = links(
+    hand=("get_hand", {"public_id": "$request.path.public_id", "number": "$response.body#/number"}),
+    edit=("edit_hand", {**TABLE, "number": "$response.body#/number"}),
+    void=("void_hand", {**TABLE, "number": "$response.body#/number"}),
+    restore=("restore_hand", {**TABLE, "number": "$response.body#/number"}),
+    undo=("undo", TABLE))
+
+
+def writes(view):
+    """A change to a table: the edit token (security schemes and the X-Edit-Token parameter)."""
+    return bp.doc(security=EDIT_TOKEN, parameters=TOKEN_HEADER)(view)
 
 
 @bp.errorhandler(InputError)
@@ -201,6 +225,11 @@ def _scoring_call(function, *args, **kwargs):
 @bp.arguments(NewTableRequest, example={"game": "gandengyan", "name": "Friday", "players": ["A", "B", "C"],
                                         "stake": "0.5", "currency": "¥", "preset": "source"})
 @bp.alt_response(201, schema=TableAnswer, success=True)
+@bp.doc(operationId="create_table", responses={201: {"links": links(
+    table=("get_table", {"public_id": "$response.body#/id"}),
+    hands=("list_hands", {"public_id": "$response.body#/id"}),
+    record=("record_hand", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}),
+    undo=("undo", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}))}})
 @errors(413)
 def create_table(data):
     """Open a table. The answer holds its id and its edit token (only here)."""
@@ -210,6 +239,7 @@ def create_table(data):
 
 @bp.route("/tables/<public_id>", methods=["GET"])
 @bp.alt_response(200, schema=TableAnswer, success=True)
+@bp.doc(operationId="get_table")
 @errors(404)
 def get_table(public_id):
     """The table, its players, standings and hand count."""
@@ -219,6 +249,7 @@ def get_table(public_id):
 @bp.route("/tables/<public_id>/hands", methods=["GET"])
 @bp.arguments(HandsQuery, location="query")
 @bp.alt_response(200, schema=HandsPageAnswer, success=True)
+@bp.doc(operationId="list_hands")
 @errors(404)
 def list_hands(query, public_id):
     """Hands, newest first, a page at a time."""
@@ -237,6 +268,7 @@ def list_hands(query, public_id):
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["GET"])
 @bp.alt_response(200, schema=HandAnswer, success=True)
+@bp.doc(operationId="get_hand")
 @errors(404)
 def get_hand(public_id, number):
     """One hand."""
@@ -251,7 +283,8 @@ def get_hand(public_id, number):
 @bp.alt_response(201, schema=HandChangeAnswer, success=True)
 @bp.alt_response(200, schema=HandChangeAnswer, success=True,
                  description="This request_id was recorded before: nothing new was stored.")
-@bp.doc(security=EDIT_TOKEN)
+@writes
+@bp.doc(operationId="record_hand", responses={201: {"links": HAND_LINKS}, 200: {"links": HAND_LINKS}})
 @errors(403, 404, 409, 413)
 def record_hand(data, public_id):
     """Record a hand. The same request_id (or Idempotency-Key header) records it once."""
@@ -273,7 +306,8 @@ def record_hand(data, public_id):
     "facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
     "revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
-@bp.doc(security=EDIT_TOKEN)
+@writes
+@bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
 @errors(403, 404, 409, 413)
 def edit_hand(data, public_id, number):
     """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
@@ -297,7 +331,8 @@ def _void_or_restore(data, public_id, number, change):
 @bp.route("/tables/<public_id>/hands/<int:number>/void", methods=["POST"])
 @bp.arguments(RevisionRequest, required=False, example={"revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
-@bp.doc(security=EDIT_TOKEN)
+@writes
+@bp.doc(operationId="void_hand", responses={200: {"links": HAND_LINKS}})
 @errors(403, 404, 409, 413)
 def void_hand(data, public_id, number):
     """Void a hand: it stays in the list and the history but no longer counts."""
@@ -307,7 +342,8 @@ def void_hand(data, public_id, number):
 @bp.route("/tables/<public_id>/hands/<int:number>/restore", methods=["POST"])
 @bp.arguments(RevisionRequest, required=False, example={"revision": 1})
 @bp.alt_response(200, schema=HandChangeAnswer, success=True)
-@bp.doc(security=EDIT_TOKEN)
+@writes
+@bp.doc(operationId="restore_hand", responses={200: {"links": HAND_LINKS}})
 @errors(403, 404, 409, 413)
 def restore_hand(data, public_id, number):
     """Make a void hand count again."""
@@ -317,7 +353,8 @@ def restore_hand(data, public_id, number):
 @bp.route("/tables/<public_id>/undo", methods=["POST"])
 @bp.arguments(UndoRequest, required=False)
 @bp.alt_response(200, schema=UndoAnswer, success=True)
-@bp.doc(security=EDIT_TOKEN)
+@writes
+@bp.doc(operationId="undo")
 @errors(403, 404, 409, 413)
 def undo(data, public_id):
     """Undo the table's latest change that is not yet undone (repeat to go further back)."""

@@ -47,3 +47,23 @@ def test_api_matches_its_openapi_document(case, seeded):
             case.path_parameters["number"] = 1 + number % 2  # hand 1 exists, 2 does not
         headers["Authorization"] = f"Bearer {table['token']}"
     case.call_and_validate(session=client, headers=headers, checks=CHECKS)
+
+
+def test_api_workflows_follow_the_documents_links(app):
+    """Stateful: open a table, then follow the document's links (read it, record a hand with the
+    token the answer gave, read / edit / void / restore that hand, undo), checking every answer."""
+    client = app.test_client()
+
+    class Workflow(schema.as_state_machine()):
+        def before_call(self, case):
+            if case.headers and "X-Edit-Token" in case.headers:  # the token a link passed on
+                case.headers.pop("Authorization", None)  # (a generated Bearer token would win)
+
+        def get_call_kwargs(self, case):
+            return {"session": client}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
+
+    Workflow.run(settings=settings(max_examples=60, stateful_step_count=8, deadline=None,
+                                   suppress_health_check=list(HealthCheck)))
