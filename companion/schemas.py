@@ -261,9 +261,11 @@ def _depth(value) -> int:
 class Value(fields.Field):
     """A field whose missing / null answers carry our codes. ``parse`` reads a present value."""
 
-    def __init__(self, *, required: bool = False, allow_null: bool = True, example: str = "", **kwargs):
+    def __init__(self, *, required: bool = False, allow_null: bool = True, example: str = "", what=None,
+                 **kwargs):
         super().__init__(required=required, allow_none=allow_null and not required, **kwargs)
         self.example = example
+        self.what = what  # the whole sentence for a missing value, when the field has its own
 
     def deserialize(self, value, attr=None, data=None, **kwargs):
         if value is missing or value is None:
@@ -273,6 +275,8 @@ class Value(fields.Field):
         return self.parse(value, attr)
 
     def missing_message(self, key: str) -> str:
+        if self.what:
+            return str(self.what)
         if self.example:
             return _("\"%(key)s\" is required, for example %(example)s.", key=key, example=self.example)
         return _("\"%(key)s\" is required.", key=key)
@@ -437,13 +441,9 @@ class Preset(Value):
 
 
 class JSONObject(Value):
-    def __init__(self, *, what: str = "", **kwargs):
+    def __init__(self, **kwargs):
         kwargs.setdefault("metadata", {"type": "object"})
         super().__init__(**kwargs)
-        self.what = what
-
-    def missing_message(self, key):
-        return self.what or super().missing_message(key)
 
     def parse(self, value, key):
         if not isinstance(value, dict):
@@ -524,15 +524,18 @@ def game_rules(data: dict, module):
             raise InputError.from_engine(error) from None
 
 
+_FEWEST = min(m.PLAYER_RANGE[0] for m in ENGINES.values())
+_MOST = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
+PLAYERS = Whole(minimum=_FEWEST, maximum=_MOST, metadata={
+    "type": "integer", "minimum": _FEWEST, "maximum": _MOST,
+    "description": "Players at the table (decides the decks; each game has its own range)."})
+
+
 class CheckRequest(Request):
     game = Game()
     previous = Cards()
     play = Cards(required=True)
-    players = Whole(minimum=min(m.PLAYER_RANGE[0] for m in ENGINES.values()),
-                    maximum=max(m.PLAYER_RANGE[1] for m in ENGINES.values()),
-                    metadata={"type": "integer", "minimum": min(m.PLAYER_RANGE[0] for m in ENGINES.values()),
-                              "maximum": max(m.PLAYER_RANGE[1] for m in ENGINES.values()),
-                              "description": "Players at the table (decides the decks)."})
+    players = PLAYERS
     previous_as = Text(example="\"5 5 5\"")
     play_as = Text(example="\"5 5 5\"")
     preset = Preset()
@@ -544,7 +547,7 @@ class CheckRequest(Request):
         if data.get("players") is not None:
             low, high = module.PLAYER_RANGE  # the engine decides how many may play
             try:
-                CheckRequest._declared_fields["players"].parse(data["players"], "players", low, high)
+                PLAYERS.parse(data["players"], "players", low, high)
             except ValidationError as error:
                 raise input_error(ValidationError({"players": error.messages})) from None
         data["rules"] = game_rules(data, module)
@@ -575,7 +578,7 @@ FACT_FIELDS = {
 FACT_ALIASES = {"bombsPlayed": "bombs_played"}  # the spellings the engines read too
 
 
-class SettleRequest(Request):
+class _SettleBody(Request):
     game = Game()
     stake = Stake(allow_zero=True)
     preset = Preset()
@@ -592,9 +595,11 @@ class SettleRequest(Request):
         return {"module": module, "rules": rules, "stake": data.get("stake"), "facts": facts}
 
 
-for _name, (_type, _help) in {**FACT_FIELDS, **{alias: (FACT_FIELDS[name][0], f"= {name}")
-                                                 for alias, name in FACT_ALIASES.items()}}.items():
-    SettleRequest._declared_fields[_name] = Fact(allow_none=True, metadata={**_type, "description": _help})
+# The settle body: the request fields, then the facts of the hand (each passed to the engine as sent).
+SettleRequest = type("SettleRequest", (_SettleBody,), {
+    name: Fact(allow_none=True, metadata={**kind, "description": help_text})
+    for name, (kind, help_text) in {**FACT_FIELDS, **{alias: (FACT_FIELDS[name][0], f"= {name}")
+                                                      for alias, name in FACT_ALIASES.items()}}.items()})
 
 
 class NewTableRequest(Request):
@@ -634,6 +639,9 @@ class Device(Text):
                                                   "description": "A name for the device, kept in the history."})
 
 
+REVISION_MISSING = _l("\"revision\" is required: send the hand's revision as you last read it.")
+
+
 class RecordHandRequest(Request):
     facts = JSONObject(required=True, what=_l("\"facts\" is required: the hand as the settle API takes it, "
                                               "without game and stake."),
@@ -648,14 +656,14 @@ class RecordHandRequest(Request):
 class EditHandRequest(Request):
     facts = JSONObject(required=True, what=_l("\"facts\" is required: the hand as the settle API takes it, "
                                               "without game and stake."))
-    revision = Whole(required=True, minimum=0, maximum=MAX_HAND_NUMBER)
+    revision = Whole(required=True, minimum=0, maximum=MAX_HAND_NUMBER, what=REVISION_MISSING)
     device = Device()
     token = TokenField()
 
 
 class RevisionRequest(Request):
     body_optional = True  # an empty body is {} (and then "revision" is missing)
-    revision = Whole(required=True, minimum=0, maximum=MAX_HAND_NUMBER)
+    revision = Whole(required=True, minimum=0, maximum=MAX_HAND_NUMBER, what=REVISION_MISSING)
     device = Device()
     token = TokenField()
 
@@ -674,15 +682,6 @@ class HandsQuery(Schema):
 
     page = QueryWhole(minimum=1, maximum=MAX_PAGE)
     per_page = QueryWhole(minimum=1, maximum=MAX_PER_PAGE)
-
-
-def _revision_missing(self, key):
-    return _("\"revision\" is required: send the hand's revision as you last read it.")
-
-
-for _schema in (EditHandRequest, RevisionRequest):
-    _schema._declared_fields["revision"].missing_message = _revision_missing.__get__(
-        _schema._declared_fields["revision"])
 
 
 def load(schema: type[Schema], data: Any) -> dict:
