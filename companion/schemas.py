@@ -22,6 +22,7 @@ from flask import current_app
 from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import INCLUDE, RAISE, Schema, ValidationError, fields, post_load
 from marshmallow.utils import missing
+from webargs.flaskparser import FlaskParser
 
 from .engine import ENGINES
 from .engine.errors import EngineError
@@ -682,6 +683,25 @@ class HandsQuery(Schema):
 
     page = QueryWhole(minimum=1, maximum=MAX_PAGE)
     per_page = QueryWhole(minimum=1, maximum=MAX_PER_PAGE)
+
+
+class RequestParser(FlaskParser):
+    """webargs, reading bodies with the schemas module's JSON reader (whatever the Content-Type)
+    and answering a schema error as our error shape, status 400."""
+
+    DEFAULT_VALIDATION_STATUS = 400
+
+    def load_json(self, req, schema):
+        raw = req.get_data(cache=True)
+        if getattr(schema, "body_optional", False) and not raw.strip():
+            return {}
+        return json_object(raw)
+
+    def handle_error(self, error, req, schema, *, error_status_code, error_headers):
+        messages = error.messages  # webargs files them under the location: {"json": {...}}
+        if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in self.__location_map__:
+            error = type(error)(next(iter(messages.values())))
+        raise input_error(error)
 
 
 def load(schema: type[Schema], data: Any) -> dict:

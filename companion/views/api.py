@@ -25,7 +25,6 @@ import secrets
 from flask import jsonify, request
 from flask_babel import gettext as _
 from flask_smorest import Blueprint
-from webargs.flaskparser import FlaskParser
 
 from .. import scoring, serializers
 from ..engine.errors import EngineError
@@ -34,32 +33,10 @@ from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckReques
                        EditHandRequest, ErrorAnswer, GamesAnswer, HandAnswer, HandChangeAnswer,
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
-                       UndoAnswer, UndoRequest, engine_guard, input_error, json_object, strict_numbers)
-
-ApiError = InputError  # the name this module used before the input layer moved to schemas.py
-
-
-class Parser(FlaskParser):
-    """webargs, reading bodies with the schemas module's JSON reader (whatever the Content-Type)
-    and answering a schema error as our error shape, status 400."""
-
-    DEFAULT_VALIDATION_STATUS = 400
-
-    def load_json(self, req, schema):
-        raw = req.get_data(cache=True)
-        if getattr(schema, "body_optional", False) and not raw.strip():
-            return {}
-        return json_object(raw)
-
-    def handle_error(self, error, req, schema, *, error_status_code, error_headers):
-        messages = error.messages  # webargs files them under the location: {"json": {...}}
-        if isinstance(messages, dict) and len(messages) == 1 and next(iter(messages)) in self.__location_map__:
-            error = type(error)(next(iter(messages.values())))
-        raise input_error(error)
-
+                       RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
 
 class ApiBlueprint(Blueprint):
-    ARGUMENTS_PARSER = Parser()
+    ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
 
 
 bp = ApiBlueprint("api", __name__, description="Card Table Companion JSON API v1")
