@@ -297,15 +297,15 @@ class Game(Value):
 
     @staticmethod
     def choices() -> str:
-        return _(" or ").join(f"\"{name}\" ({module.TITLE})" for name, module in ENGINES.items())
+        return ", ".join(f"\"{name}\" ({module.TITLE})" for name, module in ENGINES.items())
 
     def missing_message(self, key: str) -> str:
-        return _("Say which game: \"game\" must be %(choices)s.", choices=self.choices())
+        return _("Say which game: \"game\" must be one of %(choices)s.", choices=self.choices())
 
     def parse(self, value, key):
         module = lookup_game(value)
         if module is None:
-            raise problem("unknown_game", _("Unknown game %(value)s: \"game\" must be %(choices)s.",
+            raise problem("unknown_game", _("Unknown game %(value)s: \"game\" must be one of %(choices)s.",
                                             value=_show(value), choices=self.choices()))
         return module
 
