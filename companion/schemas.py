@@ -136,15 +136,16 @@ def input_error(error: ValidationError) -> InputError:
     if isinstance(message, Problem):
         return InputError(400, message.code, str(message), message.path or field)
     if message == UNKNOWN and path:
-        name = path[-1]
-        return InputError(400, "unknown_field",
-                          _("\"%(name)s\" is not a field of this request. Leave it out, or check its "
-                            "spelling against the API description at /api.", name=_show(name, 40)[1:-1]),
-                          field)
+        return InputError(400, "unknown_field", unknown_field_message(path[-1]), field)
     return InputError(400, "invalid", str(message), field)
 
 
 UNKNOWN = "Unknown field."
+
+
+def unknown_field_message(name: str) -> str:
+    return _("\"%(name)s\" is not a field of this request. Leave it out, or check its spelling against the "
+             "API description at /api.", name=_show(str(name), 40)[1:-1])
 
 
 def show(value: Any, limit: int = 40) -> str:
@@ -640,14 +641,29 @@ class Device(Text):
                                                   "description": "A name for the device, kept in the history."})
 
 
+FACTS_MISSING = _l("\"facts\" is required: the hand as the settle API takes it, without game and stake.")
 REVISION_MISSING = _l("\"revision\" is required: send the hand's revision as you last read it.")
 
 
+class Facts(JSONObject):
+    """A hand's facts at a table: the settle body's facts (unknown keys refused by name)."""
+
+    def __init__(self, **kwargs):
+        metadata = {"type": "object", "additionalProperties": False,
+                    "properties": {name: {**kind, "description": text} for name, (kind, text) in FACT_FIELDS.items()},
+                    "description": "The hand as POST /settle takes it, without game, stake, preset and rules."}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def parse(self, value, key):
+        value = super().parse(value, key)
+        for name in value:
+            if name not in FACT_FIELDS and name not in FACT_ALIASES:
+                raise problem("unknown_field", unknown_field_message(name), f"{key}.{name}")
+        return value
+
+
 class RecordHandRequest(Request):
-    facts = JSONObject(required=True, what=_l("\"facts\" is required: the hand as the settle API takes it, "
-                                              "without game and stake."),
-                       metadata={"type": "object", "description": "The hand as POST /settle takes it, "
-                                 "without game, stake, preset and rules."})
+    facts = Facts(required=True, what=FACTS_MISSING)
     request_id = Text(max_length=MAX_REQUEST_ID)
     expected_number = Whole(minimum=1, maximum=MAX_HAND_NUMBER)
     device = Device()
@@ -655,8 +671,7 @@ class RecordHandRequest(Request):
 
 
 class EditHandRequest(Request):
-    facts = JSONObject(required=True, what=_l("\"facts\" is required: the hand as the settle API takes it, "
-                                              "without game and stake."))
+    facts = Facts(required=True, what=FACTS_MISSING)
     revision = Whole(required=True, minimum=0, maximum=MAX_HAND_NUMBER, what=REVISION_MISSING)
     device = Device()
     token = TokenField()

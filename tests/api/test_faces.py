@@ -189,3 +189,11 @@ def test_help_page_lists_operations_and_error_codes(client):
     for code in ("unknown_preset", "bad_stake", "unknown_field", "token_required"):
         assert f"<code>{code}</code>" in html
     assert "Authorization: Bearer" in unescape(html)
+
+
+def test_unknown_fact_at_a_table_is_refused_by_name(client):
+    table = open_table(client)
+    response = client.post(f"/api/v1/tables/{table['id']}/hands", json={"facts": {**FACTS, "winnner": "Bo"}},
+                           headers={"Authorization": f"Bearer {table['token']}"})
+    error = error_of(response, 400)
+    assert (error["code"], error["field"]) == ("unknown_field", "facts.winnner") and "winnner" in error["message"]
