@@ -13,12 +13,12 @@ $(BIN)/python:
 
 $(VENV)/.runtime: requirements.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements.txt 2>&1 | grep -v 'WARNING: Location' || true
-	$(BIN)/python -c "import flask, flask_sqlalchemy, flask_babel, flask_wtf, flask_migrate"
+	$(BIN)/python -c "import flask, flask_sqlalchemy, flask_babel, flask_wtf, flask_migrate, flask_smorest"
 	touch $@
 
 $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt 2>&1 | grep -v 'WARNING: Location' || true
-	$(BIN)/python -c "import pytest, hypothesis, playwright"
+	$(BIN)/python -c "import pytest, hypothesis, playwright, schemathesis"
 	touch $@
 
 # Compiled catalogs are build products, made from the committed .po files. Fuzzy entries are

@@ -1,7 +1,9 @@
 """flask commands: ``check``, ``settle``, ``demo``. Every rule decision is the engine's.
 
-The CLI validates its input with the same helpers as the JSON API (views/api.py), so a command
-and a request with the same data give the same answer and the same error messages.
+The CLI reads its input with the same schemas as the JSON API (companion/schemas.py), asks the
+same scoring functions and prints the same JSON (companion/serializers.py), so a command and a
+request with the same data give the same answer and the same error messages. It never imports a
+view module.
 """
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from contextlib import contextmanager
 
 import click
 from flask import Flask, current_app
+
+from .engine import ENGINES
 
 
 @contextmanager
@@ -25,9 +29,9 @@ def _fail(error) -> None:
     """Print an API/engine error the way the API words it, and exit with status 2."""
     from .engine.common import EngineError
     from .i18n import tr
-    from .views.api import ApiError
+    from .schemas import InputError
 
-    if isinstance(error, ApiError):
+    if isinstance(error, InputError):
         message, field = error.message, error.field
     elif isinstance(error, EngineError):
         message, field = tr(error.message), error.field
@@ -43,9 +47,10 @@ def _number(value) -> str:
 
 def init_app(app: Flask) -> None:
     @app.cli.command("check")
-    @click.option("--game", type=click.Choice(["gandengyan", "dagong"]), default="gandengyan",
+    @click.option("--game", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)),
                   show_default=True)
-    @click.option("--preset", default=None, help="House-rules preset (gandengyan: source qq m2 xiangshan; dagong: daye).")
+    @click.option("--preset", default=None, help="House-rules preset (" + "; ".join(
+        f"{name}: {' '.join(module.PRESETS)}" for name, module in ENGINES.items()) + ").")
     @click.option("--rules", "rules_json", default=None, help='House-rule switches as JSON, e.g. \'{"triple_is_bomb": true}\'.')
     @click.option("--players", type=int, default=None, help="Players at the table (decides the decks).")
     @click.option("--previous-as", default=None, help="What the cards on the table stand for, e.g. '5 5 5'.")
@@ -59,8 +64,9 @@ def init_app(app: Flask) -> None:
 
         Exit status: 0 legal, 1 not legal, 2 bad input.
         """
+        from . import scoring, serializers
         from .engine.common import EngineError
-        from .views.api import ApiError, check_request, parse_json_text
+        from .schemas import CheckRequest, InputError, engine_guard, load, parse_json_text
 
         body = {"game": game, "previous": None if previous.strip() in ("-", "") else previous, "play": play,
                 "players": players, "previous_as": previous_as, "play_as": play_as, "preset": preset}
@@ -68,8 +74,13 @@ def init_app(app: Flask) -> None:
             try:
                 if rules_json is not None:
                     body["rules"] = parse_json_text(rules_json)
-                answer = check_request(body)
-            except (ApiError, EngineError) as error:
+                data = load(CheckRequest, body)
+                with engine_guard(None):
+                    verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
+                                                 players=data.get("players"), previous_as=data.get("previous_as"),
+                                                 play_as=data.get("play_as"))
+                answer = serializers.verdict_json(verdict, data["game"].NAME)
+            except (InputError, EngineError) as error:
                 _fail(error)
         if as_json:
             click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
@@ -89,19 +100,18 @@ def init_app(app: Flask) -> None:
     def settle_command(lang, as_json, source):
         """Settle one hand: SOURCE is a JSON file (or - for standard input) shaped like the
         body of POST /api/v1/settle. Prints each player's delta and the steps."""
+        from . import scoring, serializers
         from .engine.common import EngineError
-        from flask_babel import gettext as _
-
-        from .views.api import ApiError, parse_json_text, settle_request
+        from .schemas import InputError, SettleRequest, engine_guard, json_object, load
 
         with _request_context(lang):
             try:
-                body = parse_json_text(source.read())
-                if not isinstance(body, dict):
-                    raise ApiError(400, "not_an_object", _("The JSON must be an object ({…}) like the body of "
-                                                             "POST /api/v1/settle."))
-                answer = settle_request(body)
-            except (ApiError, EngineError) as error:
+                data = load(SettleRequest, json_object(source.read()))
+                module = data["module"]
+                with engine_guard(None):
+                    settlement = scoring.settle_facts(module, data["facts"], data["rules"], data["stake"])
+                answer = serializers.settlement_json(settlement, module.NAME)
+            except (InputError, EngineError) as error:
                 _fail(error)
         if as_json:
             click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
@@ -122,9 +132,8 @@ def init_app(app: Flask) -> None:
                   help="Where the app is served, for the printed links.")
     def demo_command(base_url):
         """Create a demo table of each game with a few hands (through scoring) and print their links."""
-        from . import scoring
+        from . import scoring, serializers
         from .engine.common import EngineError
-        from .extensions import db
 
         tables = []
         try:
@@ -134,26 +143,17 @@ def init_app(app: Flask) -> None:
                     scoring.record_hand(table, facts, request_id=f"demo-{i}", device="demo")
                 tables.append(table)
         except EngineError as error:
-            db.session.rollback()
+            scoring.discard_changes()
             _fail(error)
         with current_app.test_request_context("/", base_url=base_url):
-            from .views.api import _url
-
             for table in tables:
-                rows = scoring.standings(table)
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
-                page = _url("tables.show", public_id=table.public_id, key=table.edit_token)
+                page = serializers.url("tables.show", public_id=table.public_id, key=table.edit_token)
                 click.echo(f"  page:  {page or base_url + '/'}")
-                click.echo(f"  api:   {_url('api.get_table', public_id=table.public_id)}")
+                click.echo(f"  api:   {serializers.url('api.get_table', public_id=table.public_id)}")
                 click.echo(f"  token: {table.edit_token}")
                 click.echo("  standings: " + ", ".join(
-                    f"{_attr(r, 'name')} {_number(int(_attr(r, 'points') or 0))}" for r in rows))
-
-
-def _attr(row, key):
-    from .views.api import _row
-
-    return _row(row, key)
+                    f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
 
 
 DEMO_TABLES = [

@@ -58,6 +58,6 @@ class Defaults:
     LANGUAGES = ["en", "zh", "fr", "id", "ar", "ko"]
     HANDS_PER_PAGE = 25
     SESSION_COOKIE_SAMESITE = "Lax"
-    MAX_CONTENT_LENGTH = 256 * 1024
+    MAX_CONTENT_LENGTH = 64 * 1024  # every body: JSON or form (an answer 413 in the usual error shape)
     PUBLIC_URL = None  # e.g. "https://cards.example.org": share links and QR codes use it
     LIVE_POLL_SECONDS = 3  # how often an open table page asks whether anything changed

@@ -15,12 +15,13 @@ from flask_wtf import FlaskForm
 from wtforms import (BooleanField, SelectChoice, HiddenField, IntegerField, RadioField, SelectField, StringField,
                      TextAreaField)
 from wtforms.fields import Field
-from wtforms.validators import InputRequired, Optional as OptionalValidator
+from wtforms.validators import Optional as OptionalValidator
 
+from .engine import ENGINES
 from .engine.common import EngineError
 from .models import Table
 
-MAX_SEATS = 6
+MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
 
 
 def _ascii_int(text) -> bool:
@@ -42,13 +43,16 @@ class FormError(Exception):
 
 
 class NewTableForm(FlaskForm):
-    name = StringField(_l("Name of the table"), validators=[InputRequired()],
-                       render_kw={"autocomplete": "off", "maxlength": 200})
+    # No WTForms validators on values the core parses: scoring (and the engine) judge them, so the
+    # page, the JSON API and the CLI give the same code and message.
+    name = StringField(_l("Name of the table"),
+                       render_kw={"autocomplete": "off", "maxlength": 200, "required": True})
     stake = StringField(_l("Money per point"), default="1",
                         render_kw={"inputmode": "decimal", "autocomplete": "off"})
     currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": 40,
                                                                  "placeholder": "¥ € Rp ₩ $"})
-    preset = SelectField(_l("House rules preset"), choices=[], default="")
+    # validate_choice=False: the engine's rules_from_dict judges the preset (one code and message)
+    preset = SelectField(_l("House rules preset"), choices=[], default="", validate_choice=False)
     first_dealer = SelectField(_l("First dealer"), choices=[], default="")
     notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2})
 
@@ -63,7 +67,7 @@ class NewTableForm(FlaskForm):
 
     def rules(self) -> dict:
         out = {}
-        for key, field, switch in self.rule_fields():
+        for key, field, _switch in self.rule_fields():
             value = (field.data or "").strip() if isinstance(field.data, str) else field.data
             if value in ("", None):
                 continue
@@ -84,7 +88,7 @@ class NewTableForm(FlaskForm):
 
 def new_table_form(game: str, module, formdata=None) -> NewTableForm:
     """The open-a-table form for one game: its player rows, presets and every switch."""
-    seats = MAX_SEATS if game == "gandengyan" else 4
+    seats = module.PLAYER_RANGE[1]  # the engine decides how many may play
     attrs: dict[str, Any] = {"_switches": dict(module.SWITCHES), "_choice_values": {}}
     for i in range(1, seats + 1):
         attrs[f"player_{i}"] = StringField(_l("Player %(n)s", n=i),

@@ -15,7 +15,6 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
-GAMES = ("gandengyan", "dagong")
 ACTIVE, VOID = "active", "void"
 
 

@@ -10,23 +10,23 @@ so hand numbers, request ids and revisions are checked against committed data.
 """
 from __future__ import annotations
 
-import importlib
 import json
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import desc, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
+from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, GAMES, VOID, Hand, HandDelta, HandEvent, Player, Table, utcnow
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, utcnow
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
 NOTES_MAX = 2000
 CURRENCY_MAX = 12
-STAKE_MAX = Decimal("1000000")
 DEVICE_MAX = 60
 
 
@@ -65,10 +65,12 @@ class Standing(NamedTuple):
 
 
 def engine_for(game: str):
-    if game not in GAMES:
-        raise ScoringError(N_("Unknown game '{game}': choose gandengyan or dagong.", game=game),
-                           code="bad_game", field="game")
-    return importlib.import_module(f"companion.engine.{game}")
+    """The engine module of ``game`` (a key of the engine's ENGINES registry)."""
+    module = ENGINES.get(game) if isinstance(game, str) else None
+    if module is None:
+        raise ScoringError(N_("Unknown game '{game}': choose one of {choices}.", game=game,
+                              choices=", ".join(ENGINES)), code="unknown_game", field="game")
+    return module
 
 
 def table_rules(table: Table):
@@ -110,11 +112,18 @@ def settlement_for(table: Table, facts: Any):
     return module.settle(facts, rules, stake=table.stake if table.stake else 1)
 
 
+def safe_settlement(table: Table, facts: Any):
+    """:func:`settlement_for`, or None when the stored facts no longer settle."""
+    try:
+        return settlement_for(table, facts)
+    except EngineError:
+        return None
+
+
 def _settle_points(table: Table, facts: dict):
+    """Settle in points (stake 1): the engine's settle validates the facts, once."""
     module = engine_for(table.game)
     rules = table_rules(table)
-    if hasattr(module, "validate_facts"):
-        module.validate_facts(facts, rules)
     settlement = module.settle(facts, rules, stake=1)
     points = {name: int(settlement.points.get(name, 0)) for name in table.player_names}
     if sum(points.values()) != 0:  # the engine is zero-sum; refuse to store anything else
@@ -124,6 +133,20 @@ def _settle_points(table: Table, facts: dict):
                ([facts["winner"]] if isinstance(facts.get("winner"), str) else []),
                "arch": settlement.arch, "multiplier": settlement.multiplier}
     return settlement, points, outcome
+
+
+# --------------------------------------------------------------------------------------------
+# Rules questions (no table): is a play legal, who pays whom
+
+
+def check_play(module, previous, play, rules, **opts):
+    """The engine's Verdict for ``play`` on ``previous`` under ``rules``."""
+    return module.check(previous, play, rules, **opts)
+
+
+def settle_facts(module, facts: dict, rules, stake: Decimal | None = None):
+    """The engine's Settlement of one hand; a stake of 0 (points only) settles at 1."""
+    return module.settle(facts, rules, stake=stake if stake else 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,25 +190,13 @@ def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: s
 
 
 def parse_stake(stake: Any) -> Decimal:
+    """A table's stake: the engine's one stake parser; empty means 0 (a table that keeps points only)."""
     if stake is None or (isinstance(stake, str) and not stake.strip()):
         return Decimal("0")
-    if isinstance(stake, bool):
-        stake = "x"
     try:
-        value = Decimal(str(stake).strip().replace(",", "."))
-    except (InvalidOperation, ValueError):
-        raise ScoringError(N_("The stake must be a number such as 1 or 0.5, not '{value}'.", value=stake),
-                           code="bad_stake", field="stake") from None
-    if not value.is_finite() or value < 0:
-        raise ScoringError(N_("The stake must be zero or a positive number, not '{value}'.", value=stake),
-                           code="bad_stake", field="stake")
-    if value > STAKE_MAX:
-        raise ScoringError(N_("The stake is too large: at most {maximum}.", maximum=STAKE_MAX),
-                           code="bad_stake", field="stake")
-    if value != value.quantize(Decimal("0.0001")):
-        raise ScoringError(N_("The stake may have at most 4 decimals, not '{value}'.", value=stake),
-                           code="bad_stake", field="stake")
-    return value
+        return _parse_stake(stake, allow_zero=True)
+    except EngineError as error:  # the same code, message and field, as a table-level error
+        raise ScoringError(error.message, code=error.code, field=error.field) from None
 
 
 def create_table(*, game, name, players, stake="0", currency="", preset=None, rules=None,
@@ -218,10 +229,6 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
     notes = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
     if preset in ("", None):
         preset = None
-    elif preset not in module.PRESETS:
-        raise ScoringError(N_("Unknown preset '{preset}'. Known presets: {known}.",
-                              preset=preset, known=", ".join(module.PRESETS)),
-                           code="bad_preset", field="preset")
     rules_value = module.rules_from_dict(dict(rules) if rules else None, preset=preset)
     for key in ("unit", "base_stake"):  # points are stored as whole numbers; money is the stake's job
         value = getattr(rules_value, key, 1)
@@ -229,7 +236,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
             raise ScoringError(N_("The house rule '{key}' must be a whole number at a table. To play for "
                                   "{value} per point, keep it at 1 and set the stake to {value}.",
                                   key=key, value=value), code="fractional_unit", field=f"rules.{key}")
-    if game == "gandengyan" and hasattr(module, "decks"):
+    if hasattr(module, "decks"):
         module.decks(rules_value, len(names))  # the engine refuses a player count its rules cannot deal
     if first_dealer in ("", None):
         first_dealer = None
@@ -257,6 +264,11 @@ def check_edit_token(table: Table, token: Any) -> bool:
 
     return isinstance(token, str) and bool(token) and hmac.compare_digest(
         token.encode(), table.edit_token.encode())
+
+
+def discard_changes() -> None:
+    """Roll back whatever the current request changed and did not commit (after an error)."""
+    db.session.rollback()
 
 
 def _lock(table: Table, *, new_hand: bool = False) -> None:
@@ -296,6 +308,13 @@ def _set_deltas(hand: Hand, table: Table, points: dict) -> None:
 
 def _find_by_request(table: Table, request_id: str) -> Hand | None:
     return db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.request_id == request_id))
+
+
+def request_seen(table: Table, request_id: Any) -> bool:
+    """Whether a hand was already recorded at this table with this request id."""
+    if not isinstance(request_id, str):
+        return False
+    return _find_by_request(table, request_id.strip()) is not None
 
 
 def get_hand(table: Table, number: Any) -> Hand | None:
@@ -552,6 +571,16 @@ def history(table: Table, hand: Hand | None = None, limit: int | None = None) ->
     if limit:
         query = query.limit(limit)
     return list(db.session.scalars(query))
+
+
+def hand_numbers(table: Table) -> dict[int, int]:
+    """{hand id: hand number} for every hand of the table (the history page names hands by number)."""
+    return dict(db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)).all())
+
+
+def undone_event(event: HandEvent) -> HandEvent | None:
+    """The change an ``undo`` event undid."""
+    return db.session.get(HandEvent, event.undoes_id) if event.undoes_id else None
 
 
 def tables_by_public_id(public_ids: Iterable[str]) -> dict[str, Table]:

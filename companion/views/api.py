@@ -1,7 +1,8 @@
-"""JSON API v1 (a contract: see design.md "JSON API v1"; fields may be added, never renamed).
+"""JSON API v1 (a contract: see docs/api.md; fields may be added, never renamed). Routes only.
 
 - ``POST /check``                      is a play legal?            (engine ``check``)
 - ``POST /settle``                     who pays whom, with steps    (engine ``settle``)
+- ``GET  /games``                      the games, presets and switches
 - ``POST /tables``                     open a table (returns its id and edit token)
 - ``GET  /tables/<id>``                the table, its players, standings and hand count
 - ``GET  /tables/<id>/hands``          hands, newest first, paginated (``?page=&per_page=``)
@@ -9,759 +10,336 @@
 - ``GET  /tables/<id>/hands/<n>``      one hand
 - ``PUT  /tables/<id>/hands/<n>``      edit a hand (carries ``revision``; stale -> 409 with both)
 - ``POST /tables/<id>/hands/<n>/void`` and ``/restore``; ``POST /tables/<id>/undo``
+- ``GET  /openapi.json``               the OpenAPI 3 document, generated from companion/schemas.py
 
-Writes need the table's edit token: header ``X-Edit-Token`` or ``"token"`` in the body.
+Bodies and queries are parsed by the schemas of ``companion/schemas.py`` (flask-smorest +
+marshmallow); answers are written by ``companion/serializers.py``; every read and write goes
+through ``companion/scoring.py``. Writes need the table's edit token: ``Authorization: Bearer
+<token>`` (or ``X-Edit-Token``; ``"token"`` in the body is deprecated).
 Every bad input is a 4xx with ``{"error": {"code", "message", "field"}}``.
-
-Views stay thin: every rule decision is the engine's; every stored change goes through ``scoring``.
-The parsing helpers below are shared with the CLI (``companion/cli.py``).
 """
 from __future__ import annotations
 
-import importlib
-import json
-import math
-import re
 import secrets
-from contextlib import contextmanager
-from decimal import Decimal, InvalidOperation
-from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import jsonify, request
 from flask_babel import gettext as _
-from werkzeug.routing import BuildError
+from flask_smorest import Blueprint
 
-from ..engine.common import EngineError
+from .. import scoring, serializers
+from ..engine.errors import EngineError
 from ..i18n import tr
+from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckRequest, ConflictAnswer,
+                       EditHandRequest, ErrorAnswer, GamesAnswer, HandAnswer, HandChangeAnswer,
+                       HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
+                       RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
+                       RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
 
-bp = Blueprint("api", __name__)
-
-GAMES = {"gandengyan": "gandengyan", "dagong": "dagong", "干瞪眼": "gandengyan", "大冶打拱": "dagong"}
-MAX_STAKE = Decimal(1_000_000)
-MAX_TEXT = 200          # longest card text / reading we accept
-MAX_REQUEST_ID = 64
-MAX_PAGE = 1_000_000
-MAX_HAND_NUMBER = 2**31 - 1
-MAX_DEPTH = 16          # hand facts nest 3 or 4 levels; nothing we take needs more
+class ApiBlueprint(Blueprint):
+    ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
 
 
-# --------------------------------------------------------------------------------------------
-# Errors
+bp = ApiBlueprint("api", __name__, description="Card Table Companion JSON API v1")
+
+EDIT_TOKEN = [{"bearer": []}, {"editToken": []}]
+# X-Edit-Token is also described as a header parameter, so that OpenAPI links can pass the token
+# of a table just opened to the operations that change it (schemathesis follows them).
+TOKEN_HEADER = [{"in": "header", "name": "X-Edit-Token", "required": False, "schema": {"type": "string"},
+                 "description": "The table's edit token (Authorization: Bearer is the usual form)."}]
+TABLE = {"public_id": "$request.path.public_id", "header.X-Edit-Token": "$request.header.X-Edit-Token"}
 
 
-class ApiError(Exception):
-    """A 4xx answer: ``{"error": {"code", "message", "field"}}`` plus optional extra keys."""
-
-    def __init__(self, status: int, code: str, message: str, field: str | None = None, **extra):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-        self.extra = extra
-
-    def to_dict(self) -> dict:
-        return {"code": self.code, "message": str(self.message), "field": self.field}
+def links(**targets):
+    """OpenAPI links of a success answer: {name: (operationId, parameters)}."""
+    return {name: {"operationId": operation, "parameters": parameters}
+            for name, (operation, parameters) in targets.items()}
 
 
-def engine_error(error: EngineError, status: int = 400) -> ApiError:
-    """An engine (or scoring) error as an API error, its sentence translated."""
-    return ApiError(status, error.code or "invalid", tr(error.message), error.field)
+HAND_LINKS = links(
+    hand=("get_hand", {"public_id": "$request.path.public_id", "number": "$response.body#/number"}),
+    edit=("edit_hand", {**TABLE, "number": "$response.body#/number"}),
+    void=("void_hand", {**TABLE, "number": "$response.body#/number"}),
+    restore=("restore_hand", {**TABLE, "number": "$response.body#/number"}),
+    undo=("undo", TABLE))
 
 
-# What an engine raises when it failed to refuse bad input itself (a bug to fix in the engine).
-UNEXPECTED = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError, RecursionError)
+def writes(view):
+    """A change to a table: the edit token (security schemes and the X-Edit-Token parameter)."""
+    return bp.doc(security=EDIT_TOKEN, parameters=TOKEN_HEADER)(view)
 
 
-@contextmanager
-def engine_guard(field: str | None):
-    """Bad input must never become a 500: an engine or scoring failure that is not one of their own
-    errors is logged (with its traceback, to be fixed there) and answered as a 400."""
-    try:
-        yield
-    except EngineError:
-        raise
-    except UNEXPECTED:
-        from ..extensions import db
-
-        db.session.rollback()
-        current_app.logger.exception("The engine failed on input it should have refused")
-        raise ApiError(400, "unreadable",
-                       _("Some of the values sent could not be read%(where)s. Check each value's type and "
-                         "spelling against the examples at /api.",
-                         where=_(" in \"%(field)s\"", field=field) if field else ""), field) from None
-
-
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError):
-    body = {"error": error.to_dict(), **error.extra}
-    return jsonify(body), error.status
+@bp.errorhandler(InputError)
+def _input_error(error: InputError):
+    return jsonify({"error": error.to_dict(), **error.extra}), error.status
 
 
 @bp.errorhandler(EngineError)
 def _engine_error(error: EngineError):
-    return _api_error(engine_error(error))
+    return _input_error(InputError.from_engine(error))
 
 
-def _show(value: Any, limit: int = 40) -> str:
-    """A short, safe rendering of a bad value for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return _("null")
-    if isinstance(value, bool):
-        return _("true/false")
-    if isinstance(value, (int, float)):
-        return _("a number")
-    if isinstance(value, str):
-        return _("text")
-    if isinstance(value, list):
-        return _("a list")
-    if isinstance(value, dict):
-        return _("an object")
-    return type(value).__name__
+def errors(*statuses):
+    """Document the error answers an operation can give."""
+    def decorator(view):
+        for status in statuses:
+            view = bp.alt_response(status, schema=ConflictAnswer if status == 409 else ErrorAnswer)(view)
+        return view
+    return decorator
 
 
 # --------------------------------------------------------------------------------------------
-# Reading the request
+# Rules
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
-def parse_json_text(raw: bytes | str) -> Any:
-    """Decode a JSON document; ApiError 400 'bad_json' saying what is wrong and where."""
-    if isinstance(raw, bytes) and not raw.strip() or isinstance(raw, str) and not raw.strip():
-        raise ApiError(400, "empty_body",
-                       _("The request body is empty. Send a JSON object, for example "
-                         "{\"game\": \"gandengyan\", \"previous\": \"7\", \"play\": \"8\"}."))
-    try:
-        return json.loads(raw, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ApiError(400, "bad_json", _("The JSON is nested too deeply.")) from None
-    except UnicodeDecodeError:
-        raise ApiError(400, "bad_json", _("The request body is not UTF-8 text. Send JSON encoded as UTF-8.")) from None
-    except json.JSONDecodeError as error:
-        raise ApiError(400, "bad_json",
-                       _("The request body is not valid JSON (%(problem)s at line %(line)s, column %(column)s). "
-                         "Check the quotes, commas and brackets.",
-                         problem=error.msg, line=error.lineno, column=error.colno)) from None
-    except ValueError as error:  # NaN / Infinity, or an integer with thousands of digits
-        raise ApiError(400, "bad_json",
-                       _("The request body is not valid JSON: %(problem)s.", problem=str(error)[:80])) from None
-
-
-def _depth(value) -> int:
-    """How deeply lists/objects nest (iteratively: no recursion on hostile input)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        node, level = stack.pop()
-        if isinstance(node, dict):
-            node = list(node.values())
-        if isinstance(node, list):
-            deepest = max(deepest, level)
-            stack.extend((child, level + 1) for child in node if isinstance(child, (list, dict)))
-    return deepest
-
-
-def json_body() -> dict:
-    """The request's JSON object (whatever the Content-Type says)."""
-    data = parse_json_text(request.get_data(cache=True))
-    if _depth(data) > MAX_DEPTH:
-        raise ApiError(400, "bad_json", _("The JSON is nested too deeply."))
-    if not isinstance(data, dict):
-        raise ApiError(400, "not_an_object",
-                       _("The request body must be a JSON object ({…}), not %(kind)s.", kind=_type_name(data)))
-    return data
-
-
-def game_module(value: Any, field: str = "game"):
-    """The engine module for a game name; ApiError naming the known games."""
-    if value is None:
-        raise ApiError(400, "missing", _("Say which game: \"game\" must be \"gandengyan\" (干瞪眼) or "
-                                         "\"dagong\" (大冶打拱)."), field)
-    if not isinstance(value, str) or value.strip().lower() not in GAMES and value.strip() not in GAMES:
-        raise ApiError(400, "unknown_game",
-                       _("Unknown game %(value)s: \"game\" must be \"gandengyan\" (干瞪眼) or \"dagong\" (大冶打拱).",
-                         value=_show(value)), field)
-    key = value.strip()
-    name = GAMES.get(key) or GAMES[key.lower()]
-    return importlib.import_module(f"companion.engine.{name}")
-
-
-def game_name(module) -> str:
-    return module.__name__.rsplit(".", 1)[-1]
-
-
-def get_text(body: dict, key: str, *, required: bool = False, allow_null: bool = True,
-             max_length: int = MAX_TEXT, example: str = "", field: str | None = None) -> str | None:
-    field = field or key
-    value = body.get(key)
-    if value is None:
-        if required or (key in body and not allow_null):
-            message = (_("\"%(key)s\" is required, for example %(example)s.", key=key, example=example)
-                       if example else _("\"%(key)s\" is required.", key=key))
-            raise ApiError(400, "missing", message, field)
-        return None
-    if not isinstance(value, str):
-        message = (_("\"%(key)s\" must be text such as %(example)s, not %(kind)s.", key=key,
-                     kind=_type_name(value), example=example)
-                   if example else _("\"%(key)s\" must be text, not %(kind)s.", key=key, kind=_type_name(value)))
-        raise ApiError(400, "wrong_type", message, field)
-    if len(value) > max_length:
-        raise ApiError(400, "too_long",
-                       _("\"%(key)s\" is too long: at most %(limit)s characters.", key=key, limit=max_length), field)
-    return value
-
-
-def get_cards_text(body: dict, key: str, *, required: bool) -> str | None:
-    """Card notation: text, or a list of card texts (joined with spaces)."""
-    value = body.get(key)
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        value = " ".join(value)
-        if len(value) > MAX_TEXT:
-            raise ApiError(400, "too_long", _("\"%(key)s\" is too long: at most %(limit)s characters.",
-                                                key=key, limit=MAX_TEXT), key)
-        return value
-    return get_text(body, key, required=required, example="\"7 7\" or \"5h 10h Kh\"")
-
-
-def get_int(body: dict, key: str, *, minimum: int, maximum: int, field: str | None = None) -> int | None:
-    field = field or key
-    value = body.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer() and minimum <= value <= maximum:
-            return int(value)
-        raise ApiError(400, "wrong_type",
-                       _("\"%(key)s\" must be a whole number from %(minimum)s to %(maximum)s, not %(value)s.",
-                         key=key, minimum=minimum, maximum=maximum, value=_show(value)), field)
-    if not minimum <= value <= maximum:
-        raise ApiError(400, "out_of_range",
-                       _("\"%(key)s\" must be from %(minimum)s to %(maximum)s, not %(value)s.",
-                         key=key, minimum=minimum, maximum=maximum, value=_show(value)), field)
-    return value
-
-
-def get_players_count(body: dict, module) -> int | None:
-    low, high = module.PLAYER_RANGE  # the engine decides how many may play
-    return get_int(body, "players", minimum=low, maximum=high)
-
-
-def get_stake(body: dict, key: str = "stake") -> Decimal | None:
-    """Money per point: a JSON number or a decimal string ("0.5"), 0 to 1,000,000."""
-    value = body.get(key)
-    if value is None:
-        return None
-    problem = _("\"%(key)s\" (money per point) must be a number from 0 to 1000000, such as 1 or 0.5, "
-                "not %(value)s.", key=key, value=_show(value))
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ApiError(400, "wrong_type", problem, key)
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ApiError(400, "out_of_range", problem, key)
-    try:
-        stake = Decimal(str(value).strip()) if len(str(value)) <= 40 else None
-    except InvalidOperation:
-        stake = None
-    if stake is None or not stake.is_finite():
-        raise ApiError(400, "wrong_type", problem, key)
-    if not Decimal(0) <= stake <= MAX_STAKE:
-        raise ApiError(400, "out_of_range", problem, key)
-    if stake.as_tuple().exponent < -4:
-        raise ApiError(400, "out_of_range",
-                       _("\"%(key)s\" may have at most 4 decimal places.", key=key), key)
-    return stake
-
-
-def get_rules(body: dict, module):
-    """preset + rules -> Rules. Unknown preset/switch: 400 naming the field and the choices."""
-    preset = body.get("preset")
-    if preset is not None:
-        if not isinstance(preset, str) or preset not in module.PRESETS:
-            raise ApiError(400, "unknown_preset",
-                           _("Unknown preset %(value)s for this game. Choose one of: %(choices)s.",
-                             value=_show(preset), choices=", ".join(module.PRESETS)), "preset")
-    rules = body.get("rules")
-    if rules is not None and not isinstance(rules, dict):
-        raise ApiError(400, "wrong_type",
-                       _("\"rules\" must be an object of house-rule switches such as {\"%(example)s\": …}, "
-                         "not %(kind)s.", example=next(iter(module.SWITCHES), "switch"), kind=_type_name(rules)),
-                       "rules")
-    check_rule_values(rules)
-    with engine_guard("rules"):
-        return module.rules_from_dict(rules, preset=preset)
-
-
-def check_rule_values(rules: dict | None) -> None:
-    """House-rule values are JSON scalars (true/false, a number, text); the engine judges them."""
-    for key, value in (rules or {}).items():
-        if value is None or isinstance(value, (list, dict)):
-            raise ApiError(400, "wrong_type",
-                           _("The house rule \"%(key)s\" needs a value such as true, false, a number or a "
-                             "word, not %(kind)s. Leave it out to use the preset's value.",
-                             key=str(key)[:40], kind=_type_name(value)), f"rules.{key}")
-
-
-def reading_json(reading) -> dict:
-    """A Reading as notation strings: cards as played, reading as the ranks they stand for."""
-    from ..engine.cards import RANK_NAMES, format_cards
-
-    cards = format_cards(reading.cards)
-    values = tuple(getattr(reading, "values", ()) or ())
-    text = " ".join(RANK_NAMES.get(v, str(v)) for v in values) if values else cards
-    extra = {}
-    for key, value in tuple(getattr(reading, "extra", ()) or ()):
-        extra[str(key)] = value if isinstance(value, (bool, int, float, str, type(None))) else str(value)
-    return {"type": reading.type, "cards": cards, "reading": text,
-            "rank": RANK_NAMES.get(reading.rank, str(reading.rank)), "length": reading.length,
-            "extra": extra}
-
-
-def check_request(body: dict, *, translate: bool = True) -> dict:
-    """Validate a check request, ask the engine, return the response dict (ApiError on bad input).
-
-    ``translate=False`` keeps the engine's reason as its :class:`Text` (pages translate it with the
-    ``tr`` filter)."""
-    module = game_module(body.get("game"))
-    previous = get_cards_text(body, "previous", required=False)
-    play = get_cards_text(body, "play", required=True)
-    players = get_players_count(body, module)
-    previous_as = get_text(body, "previous_as", example="\"5 5 5\"")
-    play_as = get_text(body, "play_as", example="\"5 5 5\"")
-    rules = get_rules(body, module)
+@bp.route("/check", methods=["POST"])
+@bp.arguments(CheckRequest, example={"game": "gandengyan", "previous": "4 5 6", "play": "5 6 JK"})
+@bp.alt_response(200, schema=CheckAnswer, success=True)
+@errors(413)
+def check(data):
+    """Is a play legal? The answer names the rule."""
+    module = data["game"]
     with engine_guard(None):
-        verdict = module.check(previous, play, rules, players=players, previous_as=previous_as, play_as=play_as)
-    return {"legal": bool(verdict.legal), "code": verdict.code,
-            "reason": tr(verdict.reason) if translate else verdict.reason,
-            "play": reading_json(verdict.play) if verdict.play is not None else None,
-            "readings": [reading_json(r) for r in verdict.readings],
-            "game": game_name(module)}
+        verdict = scoring.check_play(module, data.get("previous"), data["play"], data["rules"],
+                                     players=data.get("players"), previous_as=data.get("previous_as"),
+                                     play_as=data.get("play_as"))
+    return jsonify(serializers.verdict_json(verdict, module.NAME))
 
 
-SETTLE_RESERVED = ("game", "stake", "preset", "rules", "token")
-
-# Facts that are counts or points. The JSON API takes them as JSON numbers only ("3" is refused
-# here, with the field named); the engine still decides what values are valid.
-NUMERIC_FACTS = {
-    "gandengyan": ("losers.*.cards", "losers.*.jokers", "losers.*.twos", "losers.*.held_bombs.*",
-                   "bombs_played.*", "tricks"),
-    "dagong": ("captured.*", "last_hand_points"),
-}
-
-
-def strict_numbers(facts: Any, game: str) -> None:
-    """ApiError 400 'wrong_type' for a number written as text (or true/false) in the facts."""
-    def walk(node, parts, path):
-        if not parts:
-            if isinstance(node, (str, bool)):
-                raise ApiError(400, "wrong_type",
-                               _("\"%(field)s\" must be a number such as 3, not %(value)s.",
-                                 field=".".join(path), value=_show(node)), ".".join(path))
-            return
-        head, rest = parts[0], parts[1:]
-        if head == "*":
-            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-            for key, value in items:
-                walk(value, rest, path + [str(key)])
-        elif isinstance(node, dict) and head in node and node[head] is not None:
-            walk(node[head], rest, path + [head])
-
-    for pattern in NUMERIC_FACTS.get(game, ()):
-        walk(facts, pattern.split("."), [])
-
-
-def settle_request(body: dict) -> dict:
-    """Validate a settle request, ask the engine, return the response dict."""
-    module = game_module(body.get("game"))
-    stake = get_stake(body)
-    rules = get_rules(body, module)
-    facts = {k: v for k, v in body.items() if k not in SETTLE_RESERVED}
-    strict_numbers(facts, game_name(module))
+@bp.route("/settle", methods=["POST"])
+@bp.arguments(SettleRequest, example={
+    "game": "gandengyan", "players": ["A", "B", "C"], "winner": "A", "stake": "0.5",
+    "losers": {"B": {"cards": 3, "jokers": 0}, "C": {"cards": 5, "jokers": 1}}})
+@bp.alt_response(200, schema=SettleAnswer, success=True)
+@errors(413)
+def settle(data):
+    """Who pays whom for one hand, with every step."""
+    module = data["module"]
     with engine_guard(None):
-        settlement = module.settle(facts, rules, stake=stake if stake is not None else 1)
-    return settlement_json(settlement, module)
+        settlement = scoring.settle_facts(module, data["facts"], data["rules"], data["stake"])
+    return jsonify(serializers.settlement_json(settlement, module.NAME))
 
 
-def settlement_json(settlement, module) -> dict:
-    out = {"deltas": dict(settlement.deltas), "steps": [tr(s) for s in settlement.steps],
-           "points": dict(settlement.points or {}), "next_dealer": settlement.next_dealer}
-    if game_name(module) == "dagong":
-        out.update(winners=list(settlement.winners or []), arch=settlement.arch, multiplier=settlement.multiplier)
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Rules endpoints
-
-
-@bp.post("/check")
-def check():
-    return jsonify(check_request(json_body()))
-
-
-@bp.post("/settle")
-def settle():
-    return jsonify(settle_request(json_body()))
-
-
-@bp.get("/")
+@bp.route("/", methods=["GET"])
+@bp.alt_response(200, schema=IndexAnswer, success=True)
 def index():
-    """What this API offers (a human help page is at /api)."""
-    return jsonify(version=1, help=_url("check.api_help"), endpoints={
+    """What this API offers (a human help page is at /api; the OpenAPI document at openapi.json)."""
+    return jsonify(version=1, help=serializers.url("check.api_help"), endpoints={
         "check": "POST /api/v1/check", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
         "open_table": "POST /api/v1/tables", "table": "GET /api/v1/tables/<id>",
         "hands": "GET|POST /api/v1/tables/<id>/hands", "hand": "GET|PUT /api/v1/tables/<id>/hands/<n>",
         "void": "POST /api/v1/tables/<id>/hands/<n>/void",
-        "restore": "POST /api/v1/tables/<id>/hands/<n>/restore", "undo": "POST /api/v1/tables/<id>/undo"})
+        "restore": "POST /api/v1/tables/<id>/hands/<n>/restore", "undo": "POST /api/v1/tables/<id>/undo",
+        "openapi": "GET /api/v1/openapi.json"})
 
 
-@bp.get("/games")
+@bp.route("/games", methods=["GET"])
+@bp.alt_response(200, schema=GamesAnswer, success=True)
 def games():
     """The games, their presets and house-rule switches (so clients can build forms)."""
-    from ..engine.common import rules_to_dict
-
-    out = {}
-    for name in ("gandengyan", "dagong"):
-        module = importlib.import_module(f"companion.engine.{name}")
-        out[name] = {
-            "players": {"min": module.PLAYER_RANGE[0], "max": module.PLAYER_RANGE[1]},
-            "presets": {key: _jsonable(rules_to_dict(rules)) for key, rules in module.PRESETS.items()},
-            "switches": {key: {"help": tr(sw.help), "kind": sw.kind, "choices": _jsonable(list(sw.choices))}
-                         for key, sw in module.SWITCHES.items()},
-        }
-    return jsonify(games=out)
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, (bool, int, float, str, type(None))):
-        return value
-    return str(value)
+    return jsonify(games=serializers.games_json())
 
 
 # --------------------------------------------------------------------------------------------
 # Tables
 
 
-def _scoring():
-    from .. import scoring
-
-    return scoring
-
-
 def _table_or_404(public_id: str):
-    table = _scoring().get_table(public_id)
+    table = scoring.get_table(public_id)
     if table is None:
-        raise ApiError(404, "unknown_table",
-                       _("There is no table with this id. Check the address, or open the table from its link again."),
-                       "table")
+        raise InputError(404, "unknown_table",
+                         _("There is no table with this id. Check the address, or open the table from its link again."),
+                         "table")
     return table
 
 
 def _hand_or_404(table, number: int):
-    hand = _scoring().get_hand(table, number) if 0 < number <= MAX_HAND_NUMBER else None
+    hand = scoring.get_hand(table, number) if 0 < number <= MAX_HAND_NUMBER else None
     if hand is None:
-        raise ApiError(404, "unknown_hand",
-                       _("This table has no hand number %(number)s.", number=number), "number")
+        raise InputError(404, "unknown_hand", _("This table has no hand number %(number)s.", number=number), "number")
     return hand
 
 
-def _require_token(table, body: dict | None = None) -> None:
-    given = request.headers.get("X-Edit-Token")
-    if not given and isinstance(body, dict):
-        given = body.get("token")
+def _given_token(data: dict) -> object:
+    """The edit token: ``Authorization: Bearer``, else ``X-Edit-Token``, else (deprecated) the body."""
+    scheme, _space, value = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.headers.get("X-Edit-Token") or data.get("token")
+
+
+def _require_token(table, data: dict) -> None:
+    given = _given_token(data)
     if not isinstance(given, str) or not given:
-        raise ApiError(403, "token_required",
-                       _("Changing this table needs its edit token: send it in the X-Edit-Token header "
-                         "or as \"token\" in the body."), "token")
-    if not _scoring().check_edit_token(table, given):
-        raise ApiError(403, "bad_token",
-                       _("This edit token is not the table's. Copy the token (or the share link) from the "
-                         "table's creator again."), "token")
+        raise InputError(403, "token_required",
+                         _("Changing this table needs its edit token: send the header \"Authorization: Bearer "
+                           "<token>\" (X-Edit-Token is accepted too)."), "token")
+    if not scoring.check_edit_token(table, given):  # constant time
+        raise InputError(403, "bad_token",
+                         _("This edit token is not the table's. Copy the token (or the share link) from the "
+                           "table's creator again."), "token")
 
 
-def _url(endpoint: str, **values) -> str | None:
-    try:
-        return url_for(endpoint, _external=True, **values)
-    except BuildError:
-        return None
-
-
-def _money(value) -> str:
-    """Money as an exact decimal string without trailing zeros: "6", "-1.5", "0.25"."""
-    if value is None:
-        return "0"
-    value = Decimal(value)
-    return format(value.normalize() if value else Decimal(0), "f")
-
-
-def table_json(table, *, with_token: bool = False) -> dict:
-    scoring = _scoring()
-    players = sorted(table.players, key=lambda p: p.seat)
-    standings = [{"player": row.name, "seat": row.seat, "points": int(row.points), "money": _money(row.money)}
-                 for row in scoring.standings(table)]
-    active, total = scoring.hand_counts(table)
-    out = {
-        "id": table.public_id, "game": table.game, "name": table.name, "stake": _money(table.stake),
-        "currency": table.currency or "", "preset": table.preset,
-        "rules": _jsonable(dict(table.rules or {})), "rules_version": table.rules_version,
-        "notes": table.notes or "", "revision": table.revision,
-        "created_at": table.created_at.isoformat() if table.created_at else None,
-        "players": [{"seat": p.seat, "name": p.name} for p in players],
-        "standings": standings, "hand_count": active, "hands_recorded": total,
-        "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
-        "urls": _table_urls(table, with_token=with_token),
-    }
-    if with_token:
-        out["token"] = table.edit_token
-    return out
-
-
-def _row(row, key):
-    """A field of a standings row (a NamedTuple, a Row or a dict)."""
-    if isinstance(row, dict):
-        return row.get(key)
-    return getattr(row, key, None)
-
-
-def _table_urls(table, *, with_token: bool) -> dict:
-    urls = {"api": _url("api.get_table", public_id=table.public_id),
-            "hands": _url("api.list_hands", public_id=table.public_id),
-            "page": _url("tables.show", public_id=table.public_id)}
-    if with_token:
-        urls["share"] = _url("tables.show", public_id=table.public_id, key=table.edit_token)
-    return urls
-
-
-def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = None) -> dict:
-    """A hand; ``deltas`` ({player_id: points}) when already fetched for a whole page."""
-    if players_by_id is None:
-        players_by_id = {p.id: p.name for p in hand.table.players}
-    if deltas is None:
-        deltas = {d.player_id: d.points for d in hand.deltas}
-    return {"number": hand.number, "status": hand.status, "revision": hand.revision,
-            "facts": hand.facts,
-            "deltas": {players_by_id.get(pid, str(pid)): points for pid, points in deltas.items()},
-            "outcome": _jsonable(hand.outcome or {}), "next_dealer": hand.next_dealer,
-            "request_id": hand.request_id,
-            "created_at": hand.created_at.isoformat() if hand.created_at else None,
-            "updated_at": hand.updated_at.isoformat() if hand.updated_at else None}
-
-
-def _facts_from(body: dict) -> dict:
-    facts = body.get("facts")
-    if facts is None:
-        raise ApiError(400, "missing",
-                       _("\"facts\" is required: the hand as the settle API takes it, without game and stake."),
-                       "facts")
-    if not isinstance(facts, dict):
-        raise ApiError(400, "wrong_type", _("\"facts\" must be an object, not %(kind)s.", kind=_type_name(facts)),
-                       "facts")
-    return facts
-
-
-def _revision(body: dict) -> int:
-    value = body.get("revision")
-    if value is None:
-        raise ApiError(400, "missing",
-                       _("\"revision\" is required: send the hand's revision as you last read it."), "revision")
-    return get_int(body, "revision", minimum=0, maximum=MAX_HAND_NUMBER)
-
-
-def _device(body: dict) -> str:
-    device = get_text(body, "device", max_length=60)
-    return device or request.headers.get("X-Device", "")[:60] or "api"
+def _device(data: dict) -> str:
+    return data.get("device") or request.headers.get("X-Device", "")[:60] or "api"
 
 
 def _scoring_call(function, *args, **kwargs):
     """Call scoring; its errors become 4xx (Conflict -> 409 with both versions)."""
-    scoring = _scoring()
     try:
         with engine_guard(None):
             return function(*args, **kwargs)
     except scoring.Conflict as conflict:
         current = conflict.current
-        raise ApiError(409, conflict.code or "conflict", tr(conflict.message), conflict.field or "revision",
-                       current=hand_json(current) if current is not None else None,
-                       submitted=conflict.submitted) from None
+        raise InputError(409, conflict.code or "conflict", tr(conflict.message), conflict.field or "revision",
+                         current=serializers.hand_json(current) if current is not None else None,
+                         submitted=conflict.submitted) from None
     except EngineError as error:
-        from ..extensions import db
-
-        db.session.rollback()
-        raise engine_error(error, 404 if isinstance(error, scoring.NotFound) else 400) from None
+        scoring.discard_changes()
+        raise InputError.from_engine(error, 404 if isinstance(error, scoring.NotFound) else 400) from None
 
 
-@bp.post("/tables")
-def create_table():
-    body = json_body()
-    module = game_module(body.get("game"))
-    players = body.get("players")
-    if players is None:
-        raise ApiError(400, "missing", _("\"players\" is required: a list of names in seat order."), "players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ApiError(400, "wrong_type",
-                       _("\"players\" must be a list of names in seat order, such as [\"Ana\", \"Bo\", \"Cy\"]."),
-                       "players")
-    name = get_text(body, "name", max_length=10_000) or ""
-    stake = get_stake(body)
-    currency = get_text(body, "currency", max_length=10_000) or ""
-    notes = get_text(body, "notes", max_length=100_000) or ""
-    preset = body.get("preset")
-    if preset is not None and (not isinstance(preset, str) or preset not in module.PRESETS):
-        raise ApiError(400, "unknown_preset",
-                       _("Unknown preset %(value)s for this game. Choose one of: %(choices)s.",
-                         value=_show(preset), choices=", ".join(module.PRESETS)), "preset")
-    rules = body.get("rules")
-    if rules is not None and not isinstance(rules, dict):
-        raise ApiError(400, "wrong_type", _("\"rules\" must be an object of house-rule switches, not %(kind)s.",
-                                            kind=_type_name(rules)), "rules")
-    check_rule_values(rules)
-    first_dealer = get_text(body, "first_dealer", max_length=10_000)
-    scoring = _scoring()
-    table = _scoring_call(scoring.create_table, game=game_name(module), name=name, players=players,
-                          stake=str(stake if stake is not None else "0"), currency=currency, preset=preset,
-                          rules=rules, notes=notes, first_dealer=first_dealer)
-    return jsonify(table_json(table, with_token=True)), 201
+@bp.route("/tables", methods=["POST"])
+@bp.arguments(NewTableRequest, example={"game": "gandengyan", "name": "Friday", "players": ["A", "B", "C"],
+                                        "stake": "0.5", "currency": "¥", "preset": "source"})
+@bp.alt_response(201, schema=TableAnswer, success=True)
+@bp.doc(operationId="create_table", responses={201: {"links": links(
+    table=("get_table", {"public_id": "$response.body#/id"}),
+    hands=("list_hands", {"public_id": "$response.body#/id"}),
+    record=("record_hand", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}),
+    undo=("undo", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}))}})
+@errors(413)
+def create_table(data):
+    """Open a table. The answer holds its id and its edit token (only here)."""
+    table = _scoring_call(scoring.create_table, **data)
+    return jsonify(serializers.table_json(table, with_token=True)), 201
 
 
-@bp.get("/tables/<public_id>")
+@bp.route("/tables/<public_id>", methods=["GET"])
+@bp.alt_response(200, schema=TableAnswer, success=True)
+@bp.doc(operationId="get_table")
+@errors(404)
 def get_table(public_id):
-    return jsonify(table_json(_table_or_404(public_id)))
+    """The table, its players, standings and hand count."""
+    return jsonify(serializers.table_json(_table_or_404(public_id)))
 
 
-@bp.get("/tables/<public_id>/hands")
-def list_hands(public_id):
+@bp.route("/tables/<public_id>/hands", methods=["GET"])
+@bp.arguments(HandsQuery, location="query")
+@bp.alt_response(200, schema=HandsPageAnswer, success=True)
+@bp.doc(operationId="list_hands")
+@errors(404)
+def list_hands(query, public_id):
+    """Hands, newest first, a page at a time."""
     table = _table_or_404(public_id)
-    args = {}
-    for key in ("page", "per_page"):
-        raw = request.args.get(key)
-        if raw is not None:
-            raw = raw.strip()
-            if not re.fullmatch(r"[0-9]{1,9}", raw):  # not str.isdigit(): "²" is a digit to it
-                raise ApiError(400, "wrong_type", _("\"%(key)s\" must be a whole number.", key=key), key)
-            args[key] = int(raw)
-    page = get_int(args, "page", minimum=1, maximum=MAX_PAGE) or 1
-    per_page = get_int(args, "per_page", minimum=1, maximum=200) or 25
-    scoring = _scoring()
+    page = query.get("page") or 1
+    per_page = query.get("per_page") or 25
     _active, total = scoring.hand_counts(table)
     hands, deltas = scoring.hands_page(table, page, per_page)
     names = {p.id: p.name for p in table.players}
     pages = max(1, -(-total // per_page))
-    return jsonify(hands=[hand_json(h, names, deltas.get(h.id, {})) for h in hands], page=page,
+    return jsonify(hands=[serializers.hand_json(h, names, deltas.get(h.id, {})) for h in hands], page=page,
                    per_page=per_page, total=total, pages=pages,
-                   next=_url("api.list_hands", public_id=public_id, page=page + 1, per_page=per_page)
+                   next=serializers.url("api.list_hands", public_id=public_id, page=page + 1, per_page=per_page)
                    if page < pages else None)
 
 
-@bp.get("/tables/<public_id>/hands/<int:number>")
+@bp.route("/tables/<public_id>/hands/<int:number>", methods=["GET"])
+@bp.alt_response(200, schema=HandAnswer, success=True)
+@bp.doc(operationId="get_hand")
+@errors(404)
 def get_hand(public_id, number):
+    """One hand."""
     table = _table_or_404(public_id)
-    return jsonify(hand_json(_hand_or_404(table, number)))
+    return jsonify(serializers.hand_json(_hand_or_404(table, number)))
 
 
-def _hand_answer(table, hand, status: int = 200, **extra):
-    scoring = _scoring()
-    body = hand_json(hand)
-    try:
-        settlement = scoring.settlement_for(table, hand.facts)
-        body["steps"] = [tr(s) for s in settlement.steps]
-    except EngineError:
-        body["steps"] = []
-    body["table_revision"] = table.revision
-    body["standings"] = table_json(table)["standings"]
-    body.update(extra)
-    return jsonify(body), status
-
-
-@bp.post("/tables/<public_id>/hands")
-def record_hand(public_id):
-    body = json_body()
+@bp.route("/tables/<public_id>/hands", methods=["POST"])
+@bp.arguments(RecordHandRequest, example={
+    "facts": {"winner": "A", "losers": {"B": {"cards": 3, "jokers": 0}, "C": {"cards": 5, "jokers": 1}}},
+    "request_id": "2f1c9a"})
+@bp.alt_response(201, schema=HandChangeAnswer, success=True)
+@bp.alt_response(200, schema=HandChangeAnswer, success=True,
+                 description="This request_id was recorded before: nothing new was stored.")
+@writes
+@bp.doc(operationId="record_hand", responses={201: {"links": HAND_LINKS}, 200: {"links": HAND_LINKS}})
+@errors(403, 404, 409, 413)
+def record_hand(data, public_id):
+    """Record a hand. The same request_id (or Idempotency-Key header) records it once."""
     table = _table_or_404(public_id)
-    _require_token(table, body)
-    facts = _facts_from(body)
+    _require_token(table, data)
+    facts = data["facts"]
     strict_numbers(facts, table.game)
-    request_id = get_text(body, "request_id", max_length=MAX_REQUEST_ID)
+    request_id = data.get("request_id")
     if request_id is None:
         request_id = (request.headers.get("Idempotency-Key") or "")[:MAX_REQUEST_ID] or secrets.token_urlsafe(16)
-    expected = get_int(body, "expected_number", minimum=1, maximum=MAX_HAND_NUMBER)
-    scoring = _scoring()
-    existed = _request_seen(table, request_id)
-    hand = _scoring_call(scoring.record_hand, table, facts, request_id=request_id, device=_device(body),
-                         expected_number=expected)
-    return _hand_answer(table, hand, 200 if existed else 201, created=not existed)
-
-
-def _request_seen(table, request_id) -> bool:
-    from ..extensions import db
-    from ..models import Hand
-
-    if not isinstance(request_id, str):
-        return False
-    return db.session.scalar(db.select(db.func.count(Hand.id)).where(
-        Hand.table_id == table.id, Hand.request_id == request_id.strip())) > 0
+    existed = scoring.request_seen(table, request_id)
+    hand = _scoring_call(scoring.record_hand, table, facts, request_id=request_id, device=_device(data),
+                         expected_number=data.get("expected_number"))
+    return jsonify(serializers.hand_answer(table, hand, created=not existed)), 200 if existed else 201
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])
-def edit_hand(public_id, number):
-    body = json_body()
+@bp.arguments(EditHandRequest, example={
+    "facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
+    "revision": 1})
+@bp.alt_response(200, schema=HandChangeAnswer, success=True)
+@writes
+@bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
+@errors(403, 404, 409, 413)
+def edit_hand(data, public_id, number):
+    """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
     table = _table_or_404(public_id)
-    _require_token(table, body)
+    _require_token(table, data)
     _hand_or_404(table, number)
-    facts = _facts_from(body)
+    facts = data["facts"]
     strict_numbers(facts, table.game)
-    revision = _revision(body)
-    scoring = _scoring()
-    hand = _scoring_call(scoring.edit_hand, table, number, facts, revision=revision, device=_device(body))
-    return _hand_answer(table, hand)
+    hand = _scoring_call(scoring.edit_hand, table, number, facts, revision=data["revision"], device=_device(data))
+    return jsonify(serializers.hand_answer(table, hand))
 
 
-def _void_or_restore(public_id, number, action):
-    body = json_body() if request.get_data(cache=True).strip() else {}
+def _void_or_restore(data, public_id, number, change):
     table = _table_or_404(public_id)
-    _require_token(table, body)
+    _require_token(table, data)
     _hand_or_404(table, number)
-    revision = _revision(body)
-    scoring = _scoring()
-    function = scoring.void_hand if action == "void" else scoring.restore_hand
-    hand = _scoring_call(function, table, number, revision=revision, device=_device(body))
-    return _hand_answer(table, hand)
+    hand = _scoring_call(change, table, number, revision=data["revision"], device=_device(data))
+    return jsonify(serializers.hand_answer(table, hand))
 
 
-@bp.post("/tables/<public_id>/hands/<int:number>/void")
-def void_hand(public_id, number):
-    return _void_or_restore(public_id, number, "void")
+@bp.route("/tables/<public_id>/hands/<int:number>/void", methods=["POST"])
+@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.alt_response(200, schema=HandChangeAnswer, success=True)
+@writes
+@bp.doc(operationId="void_hand", responses={200: {"links": HAND_LINKS}})
+@errors(403, 404, 409, 413)
+def void_hand(data, public_id, number):
+    """Void a hand: it stays in the list and the history but no longer counts."""
+    return _void_or_restore(data, public_id, number, scoring.void_hand)
 
 
-@bp.post("/tables/<public_id>/hands/<int:number>/restore")
-def restore_hand(public_id, number):
-    return _void_or_restore(public_id, number, "restore")
+@bp.route("/tables/<public_id>/hands/<int:number>/restore", methods=["POST"])
+@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.alt_response(200, schema=HandChangeAnswer, success=True)
+@writes
+@bp.doc(operationId="restore_hand", responses={200: {"links": HAND_LINKS}})
+@errors(403, 404, 409, 413)
+def restore_hand(data, public_id, number):
+    """Make a void hand count again."""
+    return _void_or_restore(data, public_id, number, scoring.restore_hand)
 
 
-@bp.post("/tables/<public_id>/undo")
-def undo(public_id):
-    body = json_body() if request.get_data(cache=True).strip() else {}
+@bp.route("/tables/<public_id>/undo", methods=["POST"])
+@bp.arguments(UndoRequest, required=False)
+@bp.alt_response(200, schema=UndoAnswer, success=True)
+@writes
+@bp.doc(operationId="undo")
+@errors(403, 404, 409, 413)
+def undo(data, public_id):
+    """Undo the table's latest change that is not yet undone (repeat to go further back)."""
     table = _table_or_404(public_id)
-    _require_token(table, body)
-    scoring = _scoring()
-    event = _scoring_call(scoring.undo_last, table, device=_device(body))
+    _require_token(table, data)
+    event = _scoring_call(scoring.undo_last, table, device=_device(data))
     if event is None:
-        raise ApiError(409, "nothing_to_undo", _("There is nothing to undo at this table."), None)
-    from ..extensions import db
-    from ..models import HandEvent
-
-    undone = db.session.get(HandEvent, event.undoes_id) if event.undoes_id else None
+        raise InputError(409, "nothing_to_undo", _("There is nothing to undo at this table."), None)
+    undone = scoring.undone_event(event)
     return jsonify(undone={"kind": undone.kind if undone else None, "hand": event.hand.number},
-                   hand=hand_json(event.hand), table=table_json(table))
+                   hand=serializers.hand_json(event.hand), table=serializers.table_json(table))

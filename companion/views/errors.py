@@ -4,7 +4,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..extensions import db
+from ..scoring import discard_changes
 
 
 def _wants_json() -> bool:
@@ -14,7 +14,7 @@ def _wants_json() -> bool:
 def init_app(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        db.session.rollback()
+        discard_changes()
         message = _("The form expired or was sent from elsewhere. Go back, reload the page and send it again; nothing was saved.")
         if _wants_json():
             return jsonify(error={"code": "csrf", "message": message, "field": None}), 400
@@ -22,7 +22,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error):
-        db.session.rollback()
+        discard_changes()
         messages = {
             400: _("The request could not be understood. Check what you entered and try again."),
             404: _("This page does not exist. Check the address, or open the table from its link again."),
@@ -37,7 +37,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def server_error(error):  # last resort: never show a traceback to a player
-        db.session.rollback()
+        discard_changes()
         app.logger.exception("Unhandled error")
         message = _("Something went wrong on our side. Nothing was saved; please try again.")
         if _wants_json():

@@ -38,12 +38,7 @@ def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | No
     """Both versions side by side, and the choices."""
     current = error.current
     submitted = error.submitted
-    preview = None
-    if submitted is not None:
-        try:
-            preview = scoring.settlement_for(table, submitted)
-        except EngineError:
-            preview = None
+    preview = scoring.safe_settlement(table, submitted) if submitted is not None else None
     choice = ResubmitForm(formdata=None)
     choice.facts_json.data = json.dumps(submitted, ensure_ascii=False) if submitted is not None else ""
     choice.revision.data = str(current.revision)
@@ -51,16 +46,9 @@ def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | No
     names = {p.id: p.name for p in table.players}
     current_points = {names[d.player_id]: d.points for d in current.deltas}
     return render_template("conflict.html", table=table, current=current, current_points=current_points,
-                           current_settlement=_safe_settlement(table, current.facts), kind=kind,
+                           current_settlement=scoring.safe_settlement(table, current.facts), kind=kind,
                            submitted=submitted, preview=preview, choice=choice, action=ActionForm(),
                            message=engine_message(error)), 409
-
-
-def _safe_settlement(table, facts):
-    try:
-        return scoring.settlement_for(table, facts)
-    except EngineError:
-        return None
 
 
 @bp.route("/t/<public_id>/record", methods=["GET", "POST"])
@@ -87,12 +75,12 @@ def record(table: Table):
     form = _form(table, post=True)
     if not form.validate():
         return _render_form(table, form, status=400)
-    expected = form.expected_number.data
+    expected = request.form.get("expected_number", type=int)
     try:
         facts = form.facts()
         hand = scoring.record_hand(table, facts, request_id=form.request_id.data or "",
                                    device=device_label(),
-                                   expected_number=int(expected) if (expected or "").isascii() and (expected or "").isdigit() else None)
+                                   expected_number=expected if expected is not None and expected > 0 else None)
     except FormError:
         return _render_form(table, form, status=400)
     except scoring.Conflict as error:
@@ -113,7 +101,7 @@ def record(table: Table):
 @table_view()
 def show(table: Table, number: int):
     hand = _hand(table, number)
-    settlement = _safe_settlement(table, hand.facts)
+    settlement = scoring.safe_settlement(table, hand.facts)
     names = {p.id: p.name for p in table.players}
     points = {names[d.player_id]: d.points for d in hand.deltas}
     return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,

@@ -9,17 +9,16 @@ from flask import (Blueprint, abort, flash, g, redirect, render_template, reques
 from flask_babel import gettext as _
 
 from .. import scoring
+from ..engine import ENGINES
 from ..engine.common import EngineError
 from ..forms import ActionForm, new_table_form
 from ..i18n import tr
-from ..extensions import db
-from ..models import GAMES, Hand, Table
-from sqlalchemy import select
+from ..models import Table
 
 bp = Blueprint("tables", __name__)
 
 REMEMBERED = 20
-GAME_NAMES = {"gandengyan": "干瞪眼", "dagong": "大冶打拱"}
+GAME_NAMES = {name: module.TITLE for name, module in ENGINES.items()}
 
 
 # --------------------------------------------------------------------------------------------
@@ -91,7 +90,7 @@ def engine_message(error: EngineError) -> str:
 
 @bp.app_context_processor
 def inject_helpers():
-    return {"game_names": GAME_NAMES, "money": format_money}
+    return {"game_names": GAME_NAMES, "engines": ENGINES, "money": format_money}
 
 
 def format_money(value, table: Table) -> str:
@@ -111,7 +110,7 @@ def format_money(value, table: Table) -> str:
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
 def new(game):
-    if game not in GAMES:
+    if game not in ENGINES:
         abort(404)
     module = scoring.engine_for(game)
     form = new_table_form(game, module, formdata=request.form if request.method == "POST" else None)
@@ -172,8 +171,8 @@ def show(table: Table):
         else:
             flash(_("That share link is not valid for this table; this phone can only look."))
         return redirect(url_for("tables.show", public_id=table.public_id))
-    page = request.args.get("page", "1")
-    page = int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
+    page = request.args.get("page", 1, type=int)
+    page = page if 0 < page < 10**6 else 1
     from .live import live_fragment  # (live.py imports this module)
 
     live = live_fragment(table, page, g.can_edit)  # cached per revision
@@ -187,7 +186,7 @@ def show(table: Table):
 @table_view()
 def history(table: Table):
     events = scoring.history(table, limit=500)
-    numbers = dict(db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)).all())
+    numbers = scoring.hand_numbers(table)
     return render_template("history.html", table=table, events=events, numbers=numbers, hand=None)
 
 

@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import event, select
 
 from companion import scoring
-from companion.engine.common import FactsError, RulesError
+from companion.engine.common import EngineError, FactsError, RulesError
 from companion.extensions import db
 from companion.models import Hand, HandEvent, Table
 
@@ -68,14 +68,14 @@ def test_create_table_with_switches_and_preset(ctx):
     (dict(stake="abc"), "bad_stake", "stake"),
     (dict(stake="NaN"), "bad_stake", "stake"),
     (dict(stake="0.00001"), "bad_stake", "stake"),
-    (dict(preset="nope"), "bad_preset", "preset"),
+    (dict(preset="nope"), "unknown_preset", "preset"),  # the engine's code, on every face
     (dict(first_dealer="Zed"), "bad_dealer", "first_dealer"),
-    (dict(game="poker"), "bad_game", "game"),
+    (dict(game="poker"), "unknown_game", "game"),  # the API's code, on every face
 ])
 def test_create_table_refuses_bad_input(ctx, kwargs, code, field):
     args = dict(game="gandengyan", name="ok", players=["A", "B"])
     args.update(kwargs)
-    with pytest.raises(scoring.ScoringError) as info:
+    with pytest.raises(EngineError) as info:  # stake and preset are the engine's parsers
         scoring.create_table(**args)
     assert (info.value.code, info.value.field) == (code, field)
     assert db.session.scalar(select(Table)) is None

@@ -1,0 +1,161 @@
+"""The JSON shapes of API v1 answers, shared by the JSON API and the CLI (never a view module).
+
+Each function turns a core value (a Table, a Hand, a Verdict, a Settlement) into plain JSON types.
+The OpenAPI document describes these shapes (``companion/schemas.py``, the ``*Answer`` schemas).
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import url_for
+from werkzeug.routing import BuildError
+
+from . import scoring
+from .engine.cards import RANK_NAMES, format_cards
+from .i18n import tr
+
+
+def url(endpoint: str, **values) -> str | None:
+    """An absolute URL, or None when the endpoint is not served by this app."""
+    try:
+        return url_for(endpoint, _external=True, **values)
+    except BuildError:
+        return None
+
+
+def jsonable(value: Any) -> Any:
+    """Rules and outcomes as JSON types (Decimals as ints or floats; anything else as text)."""
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return value
+    return str(value)
+
+
+def money(value) -> str:
+    """Money as an exact decimal string without trailing zeros: "6", "-1.5", "0.25"."""
+    if value is None:
+        return "0"
+    value = Decimal(value)
+    return format(value.normalize() if value else Decimal(0), "f")
+
+
+# --------------------------------------------------------------------------------------------
+# Rules answers
+
+
+def reading_json(reading) -> dict:
+    """A Reading as notation strings: cards as played, reading as the ranks they stand for."""
+    cards = format_cards(reading.cards)
+    values = tuple(getattr(reading, "values", ()) or ())
+    text = " ".join(RANK_NAMES.get(v, str(v)) for v in values) if values else cards
+    extra = {}
+    for key, value in tuple(getattr(reading, "extra", ()) or ()):
+        extra[str(key)] = value if isinstance(value, (bool, int, float, str, type(None))) else str(value)
+    return {"type": reading.type, "cards": cards, "reading": text,
+            "rank": RANK_NAMES.get(reading.rank, str(reading.rank)), "length": reading.length,
+            "extra": extra}
+
+
+def verdict_json(verdict, game: str, *, translate: bool = True) -> dict:
+    """The answer of POST /check. ``translate=False`` keeps the reason as its engine ``Text``
+    (the check page translates it in the template)."""
+    return {"legal": bool(verdict.legal), "code": verdict.code,
+            "reason": tr(verdict.reason) if translate else verdict.reason,
+            "play": reading_json(verdict.play) if verdict.play is not None else None,
+            "readings": [reading_json(r) for r in verdict.readings],
+            "game": game}
+
+
+def settlement_json(settlement, game: str) -> dict:
+    """The answer of POST /settle."""
+    out = {"deltas": dict(settlement.deltas), "steps": [tr(s) for s in settlement.steps],
+           "points": dict(settlement.points or {}), "next_dealer": settlement.next_dealer}
+    if game == "dagong":
+        out.update(winners=list(settlement.winners or []), arch=settlement.arch,
+                   multiplier=settlement.multiplier)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Tables and hands
+
+
+def table_urls(table, *, with_token: bool) -> dict:
+    urls = {"api": url("api.get_table", public_id=table.public_id),
+            "hands": url("api.list_hands", public_id=table.public_id),
+            "page": url("tables.show", public_id=table.public_id)}
+    if with_token:
+        urls["share"] = url("tables.show", public_id=table.public_id, key=table.edit_token)
+    return urls
+
+
+def standings_json(table) -> list[dict]:
+    return [{"player": row.name, "seat": row.seat, "points": int(row.points), "money": money(row.money)}
+            for row in scoring.standings(table)]
+
+
+def table_json(table, *, with_token: bool = False) -> dict:
+    players = sorted(table.players, key=lambda p: p.seat)
+    active, total = scoring.hand_counts(table)
+    out = {
+        "id": table.public_id, "game": table.game, "name": table.name, "stake": money(table.stake),
+        "currency": table.currency or "", "preset": table.preset,
+        "rules": jsonable(dict(table.rules or {})), "rules_version": table.rules_version,
+        "notes": table.notes or "", "revision": table.revision,
+        "created_at": table.created_at.isoformat() if table.created_at else None,
+        "players": [{"seat": p.seat, "name": p.name} for p in players],
+        "standings": standings_json(table), "hand_count": active, "hands_recorded": total,
+        "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
+        "urls": table_urls(table, with_token=with_token),
+    }
+    if with_token:
+        out["token"] = table.edit_token
+    return out
+
+
+def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = None) -> dict:
+    """A hand; ``deltas`` ({player_id: points}) when already fetched for a whole page."""
+    if players_by_id is None:
+        players_by_id = {p.id: p.name for p in hand.table.players}
+    if deltas is None:
+        deltas = {d.player_id: d.points for d in hand.deltas}
+    return {"number": hand.number, "status": hand.status, "revision": hand.revision,
+            "facts": hand.facts,
+            "deltas": {players_by_id.get(pid, str(pid)): points for pid, points in deltas.items()},
+            "outcome": jsonable(hand.outcome or {}), "next_dealer": hand.next_dealer,
+            "request_id": hand.request_id,
+            "created_at": hand.created_at.isoformat() if hand.created_at else None,
+            "updated_at": hand.updated_at.isoformat() if hand.updated_at else None}
+
+
+def hand_answer(table, hand, **extra) -> dict:
+    """A hand after a change: the hand, its steps, the table's revision and standings."""
+    body = hand_json(hand)
+    settlement = scoring.safe_settlement(table, hand.facts)
+    body["steps"] = [tr(s) for s in settlement.steps] if settlement is not None else []
+    body["table_revision"] = table.revision
+    body["standings"] = standings_json(table)
+    body.update(extra)
+    return body
+
+
+def games_json() -> dict:
+    """The games, their presets and house-rule switches (so clients can build forms)."""
+    from .engine import ENGINES
+    from .engine.common import rules_to_dict
+
+    out = {}
+    for name, module in ENGINES.items():
+        out[name] = {
+            "players": {"min": module.PLAYER_RANGE[0], "max": module.PLAYER_RANGE[1]},
+            "presets": {key: jsonable(rules_to_dict(rules)) for key, rules in module.PRESETS.items()},
+            "switches": {key: {"help": tr(sw.help), "kind": sw.kind, "choices": jsonable(list(sw.choices))}
+                         for key, sw in module.SWITCHES.items()},
+        }
+    return out

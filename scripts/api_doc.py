@@ -1,0 +1,139 @@
+"""Write docs/api.md from the OpenAPI document (/api/v1/openapi.json) and the error codes of
+companion/schemas.py: ``python scripts/api_doc.py`` (tests/api/test_api_doc.py checks it is current)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SECRET_KEY", "api-doc")
+
+HEAD = """# JSON API v1
+
+<!-- Written by scripts/api_doc.py from the OpenAPI document; edit the schemas, not this file. -->
+
+The machine-readable description is the OpenAPI 3 document that the running app serves at
+`GET /api/v1/openapi.json`. It is generated from the same marshmallow schemas
+(`companion/schemas.py`) that parse every request body and query, so it cannot drift from what
+the app accepts. A person-readable page built from it is at `/api` in the running app. This file
+is a snapshot of the same document, for reading in the repository.
+
+- Send JSON (`Content-Type` is not checked); bodies are at most 64 KiB. Every answer is JSON.
+- A request with a field the operation does not take is refused (`unknown_field`, `field` names it).
+- **Edit token.** Changes to a table need its edit token (returned once, by `POST /api/v1/tables`):
+  send `Authorization: Bearer <token>`. `X-Edit-Token: <token>` is still accepted for existing
+  clients. `"token"` in the JSON body still works but is **deprecated**. Tokens are compared in
+  constant time.
+- **Errors.** Every bad input is a 4xx answer
+  `{"error": {"code": "...", "message": "...", "field": "..." | null}}`: `code` is stable (below),
+  `message` is one sentence in the language of `Accept-Language` (or `?lang=`), `field` names the
+  input that is wrong (`"play"`, `"losers.B.jokers"`, `"rules.triple_follow"`). A 409 also carries
+  `current` (the stored hand) and `submitted`. Never a 500.
+- Version 1 is a contract: fields are added, never renamed or removed.
+
+## Operations
+"""
+
+
+def _type(prop: dict, schemas: dict) -> str:
+    if "$ref" in prop:
+        return prop["$ref"].rsplit("/", 1)[-1]
+    if "oneOf" in prop:
+        return " or ".join(_type(p, schemas) for p in prop["oneOf"])
+    kind = prop.get("type", "any")
+    if kind == "array":
+        return f"list of {_type(prop.get('items', {}), schemas)}"
+    if "enum" in prop:
+        return " \\| ".join(f"`{v}`" for v in prop["enum"])
+    return kind
+
+
+def _fields(schema: dict, schemas: dict) -> list[str]:
+    required = set(schema.get("required", []))
+    lines = []
+    for name, prop in schema.get("properties", {}).items():
+        notes = []
+        if name in required:
+            notes.append("required")
+        if prop.get("nullable"):
+            notes.append("may be null")
+        if prop.get("deprecated"):
+            notes.append("**deprecated**")
+        for key, label in (("minimum", "≥"), ("maximum", "≤"), ("maxLength", "at most chars:")):
+            if key in prop:
+                notes.append(f"{label} {prop[key]}")
+        text = f"- `{name}` ({_type(prop, schemas)}{'; ' + ', '.join(notes) if notes else ''})"
+        if prop.get("description"):
+            text += f": {prop['description']}"
+        lines.append(text)
+    return lines
+
+
+def render() -> str:
+    from companion import create_app
+    from companion.schemas import ERROR_CODES
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    with app.test_request_context("/"):
+        doc = app.extensions["openapi"].spec.to_dict()
+        codes = {code: str(meaning) for code, meaning in ERROR_CODES.items()}
+    schemas = doc["components"]["schemas"]
+    out = [HEAD]
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            out.append(f"### `{method.upper()} {path}`\n")
+            if op.get("summary"):
+                out.append(op["summary"] + "\n")
+            if op.get("security"):
+                out.append("Needs the table's edit token.\n")
+            params = [*item.get("parameters", []), *op.get("parameters", [])]
+            for param in params:
+                out.append(f"- {param['in']} `{param['name']}` ({_type(param.get('schema', {}), schemas)})"
+                           + (f": {param['description']}" if param.get("description") else ""))
+            if params:
+                out.append("")
+            body = op.get("requestBody")
+            if body:
+                media = body["content"]["application/json"]
+                name = media["schema"]["$ref"].rsplit("/", 1)[-1]
+                out.append(f"Body `{name}`{'' if body.get('required') else ' (optional)'}:\n")
+                out.extend(_fields(schemas[name], schemas))
+                if "example" in media:
+                    import json
+
+                    out.append("\nExample:\n\n```json\n" + json.dumps(media["example"], ensure_ascii=False) + "\n```")
+            answers = []
+            for status, response in op.get("responses", {}).items():
+                if status == "default":
+                    continue
+                ref = response.get("$ref")
+                if ref:
+                    answers.append(f"{status} `ErrorAnswer`")
+                    continue
+                content = response.get("content", {}).get("application/json", {})
+                name = content.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+                answers.append(f"{status} `{name}`" if name else status)
+            out.append("\nAnswers: " + ", ".join(answers) + "\n")
+    out.append("## Answer shapes\n")
+    for name in sorted(schemas):
+        if name.endswith("Answer") or name in ("ErrorDetail",):
+            out.append(f"### `{name}`\n")
+            out.extend(_fields(schemas[name], schemas))
+            out.append("")
+    out.append("## Error codes\n")
+    out.append("Each code an answer's `error.code` can take at the API level, once. The engine's own codes "
+               "for cards, rules and hand facts (`bad_card`, `unknown_fact`, `jokers_exceed_cards`, …) pass "
+               "through unchanged with their field; see docs/engine.md.\n")
+    out.append("| code | meaning |\n|---|---|")
+    for code, meaning in codes.items():
+        out.append(f"| `{code}` | {meaning} |")
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    (ROOT / "docs" / "api.md").write_text(render(), encoding="utf-8")
+    print("docs/api.md written")
