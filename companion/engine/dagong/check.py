@@ -80,14 +80,15 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
 def judge(previous: tuple | None, play: tuple, rules: Rules, previous_as: str | None = None,
           play_as: str | None = None) -> Verdict:
     """The verdict on ``play`` (Cards) following ``previous`` (Cards, None for a lead)."""
+    key = cards_key(play)
+    mine = analyse(key, rules)
     table = None
     if previous is not None:
         table = analyse(cards_key(previous), rules)
         if table.deck_problem is not None:
             return Verdict(False, "too_many_copies",
-                           N_("The play on the table is impossible: {problem}", problem=table.deck_problem))
-    key = cards_key(play)
-    mine = analyse(key, rules)
+                           N_("The play on the table is impossible: {problem}", problem=table.deck_problem),
+                           None, () if mine.deck_problem else mine.readings)
     if mine.deck_problem is not None:
         return Verdict(False, "too_many_copies", mine.deck_problem)
     readings = mine.readings

@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Mapping, NamedTuple
 
-from ..cards import RANK_NAMES, CardError, parse_cards
+from ..cards import CardError, parse_cards
 from ..errors import FactsError
 from ..text import N_, Text
 from .outcome import decide
@@ -17,7 +17,6 @@ from .rules import DEFAULT_RULES, HAND_SIZE, PLAYERS, TOTAL_POINTS, Rules, coerc
 KNOWN_FACTS = ("players", "banker", "partner", "shout", "order", "captured", "last_hand_points", "bright_card",
                "xi_bombs")
 XI_SIZES = {7: 1, 8: 2}  # 喜钱: a hard bomb of 7 (8) cards collects 1 (2) base stakes from each other player
-_NATURAL_RANKS = 13      # one hard 7- or 8-bomb per rank at most: two decks hold 8 cards of a rank
 
 
 class Hand(NamedTuple):
@@ -280,11 +279,6 @@ def _xi_bombs(value, players: tuple) -> dict:
                   "bad_xi", f"xi_bombs.{name}")
         if sizes:
             out[name] = list(sizes)
-    count = sum(len(sizes) for sizes in out.values())
-    if count > _NATURAL_RANKS:
-        _fail(N_("{count} hard bombs of 7 or 8 cards are listed, but two decks hold at most {limit} (one per rank "
-                 "from {low} to {high}).", count=count, limit=_NATURAL_RANKS, low=RANK_NAMES[3],
-                 high=RANK_NAMES[15]), "bad_xi", "xi_bombs")
     return out
 
 
