@@ -33,13 +33,12 @@ class Hand(NamedTuple):
     bright_card: str | None = None
     xi_bombs: dict | None = None   # None unless 喜钱 is on
     ignored_partner: str | None = None
+    banker_side: tuple = ()        # the banker and partner, in seat order (2v2)
+    other_side: tuple = ()         # the two others, in seat order (2v2)
 
     def side_of(self, name: str) -> tuple:
         """The two partners of ``name``'s team, in seat order (2v2 only)."""
-        side = {self.banker, self.partner}
-        if name not in side:
-            side = set(self.players) - side
-        return tuple(p for p in self.players if p in side)
+        return self.banker_side if name in self.banker_side else self.other_side
 
     def as_dict(self) -> dict:
         """The normalised facts, as :func:`validate_facts` gives them."""
@@ -74,7 +73,9 @@ def validate(facts, rules: Rules) -> Hand:
             _fail(N_("The hand is not over: enter who went out first ({shouter} shouted, so the hand ends as soon "
                      "as anyone goes out).", shouter=shout), "hand_not_over", "order")
         return Hand(players, banker, None, shout, order, {}, 0, bright, xi, partner)
-    hand = Hand(players, banker, partner, None, order, {}, 0, bright, xi)
+    banker_side = tuple(p for p in players if p in (banker, partner))
+    other_side = tuple(p for p in players if p not in banker_side)
+    hand = Hand(players, banker, partner, None, order, {}, 0, bright, xi, None, banker_side, other_side)
     _check_e12_order(hand)
     captured, in_hand = _points(facts, players, order)
     if _ends_at_e12(hand) and not facts.get("captured"):

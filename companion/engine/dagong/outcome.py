@@ -79,10 +79,8 @@ def decide(hand, rules: Rules) -> Outcome:
     if len(order) == 1:
         _not_over(N_("The hand is not over: only {first} has gone out; play on until three players are out, or "
                      "until an early end (E12, E1, E2, E3) applies.", first=order[0]))
-    banker_side = hand.side_of(hand.banker)
-    other_side = tuple(p for p in hand.players if p not in banker_side)
-    steps = [(1, N_("Teams: {banker_side} (banker {banker}) against {other_side}.", banker_side=_plus(banker_side),
-                    banker=hand.banker, other_side=_plus(other_side)))]
+    steps = [(1, N_("Teams: {banker_side} (banker {banker}) against {other_side}.",
+                    banker_side=_plus(hand.banker_side), banker=hand.banker, other_side=_plus(hand.other_side)))]
     if order[1] in hand.side_of(order[0]):
         return _e12(hand, steps)
     if len(order) == 2:
