@@ -9,7 +9,7 @@ from ..results import Reading, Verdict
 from ..text import N_
 from . import reasons
 from .combos import BOMB_CLASS, analyse, beats, cards_key
-from .rules import DEFAULT_RULES, PLAYER_RANGE, Rules, coerce_rules
+from .rules import DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
 
 _PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
 _TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutive_pairs": "linked_pairs",
@@ -18,7 +18,7 @@ _TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutiv
 
 def classify(cards, rules: Rules = DEFAULT_RULES) -> tuple:
     """Every reading of ``cards`` (text or Cards), strongest first. Empty when it is no combination."""
-    return analyse(cards_key(to_cards(cards)), coerce_rules(rules)).readings
+    return analyse(cards_key(to_cards(cards)), play_rules(coerce_rules(rules))).readings
 
 
 def to_cards(cards, field: str = "cards") -> tuple:
@@ -74,12 +74,13 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
                            N_("The leader of a new trick must play: passing is allowed only when following."))
         return Verdict(True, "pass", N_("Passing is always allowed when following, even when you could beat the play."))
     play_cards = to_cards(play, "play")
-    return judge(previous_cards, play_cards, rules, _declared(previous_as), _declared(play_as))
+    return judge(previous_cards, play_cards, play_rules(rules), _declared(previous_as), _declared(play_as))
 
 
-def judge(previous: tuple | None, play: tuple, rules: Rules, previous_as: str | None = None,
+def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: str | None = None,
           play_as: str | None = None) -> Verdict:
-    """The verdict on ``play`` (Cards) following ``previous`` (Cards, None for a lead)."""
+    """The verdict on ``play`` (Cards) following ``previous`` (Cards, None for a lead), under the
+    play switches ``rules``."""
     key = cards_key(play)
     mine = analyse(key, rules)
     table = None
@@ -105,7 +106,7 @@ def judge(previous: tuple | None, play: tuple, rules: Rules, previous_as: str | 
     return _follow(table.readings, previous_as, readings, key, rules, mine.readings)
 
 
-def _follow(table: tuple, previous_as, readings: tuple, key: tuple, rules: Rules, every: tuple) -> Verdict:
+def _follow(table: tuple, previous_as, readings: tuple, key: tuple, rules: PlayRules, every: tuple) -> Verdict:
     if previous_as is not None:
         table = declared_readings(table, previous_as)
         if not table:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from ..cards import ACE, ANY_JOKER, SMALL_JOKER, SUIT_STRENGTH, TWO, Card, decks_limit_error
 from ..results import Reading
 from ..text import Text
-from .rules import DECKS, MAX_BOMB, Rules, laizi, sequence_kinds
+from .rules import DECKS, MAX_BOMB, PlayRules, laizi, sequence_kinds
 
 TYPES = ("single", "pair", "triple", "linked_pairs", "linked_triples", "straight", "510k", "bomb",
          "four_jokers", "gunlong")
@@ -51,7 +51,7 @@ def key_cards(key: tuple) -> tuple:
 # Reading (§5.1–§5.3)
 
 
-def read(key: tuple, rules: Rules, *, allow_two: bool = False) -> tuple:
+def read(key: tuple, rules: PlayRules, *, allow_two: bool = False) -> tuple:
     """Every reading of the cards of ``key`` under ``rules``, strongest first. ``allow_two`` lets
     sequences run up to 2 (only to explain why a play is no combination)."""
     cards = key_cards(key)
@@ -62,11 +62,12 @@ def read(key: tuple, rules: Rules, *, allow_two: bool = False) -> tuple:
         counts[code >> 3] = counts.get(code >> 3, 0) + 1
     found = (_groups(cards, counts, jokers, rules) + _510ks(cards, naturals, counts, jokers, rules)
              + _sequences(cards, counts, jokers, rules, allow_two))
-    found.sort(key=lambda reading: strength(reading, rules), reverse=True)
+    if len(found) > 1:
+        found.sort(key=lambda reading: strength(reading, rules), reverse=True)
     return tuple(found)
 
 
-def _groups(cards: tuple, counts: dict, jokers: int, rules: Rules) -> list:
+def _groups(cards: tuple, counts: dict, jokers: int, rules: PlayRules) -> list:
     """Single, pair, triple, bomb: cards of one rank; jokers fill in, and jokers alone are a group
     of the joker value (three jokers may be a pure ♠ 510K, four jokers the top bomb)."""
     n = len(cards)
@@ -89,7 +90,7 @@ def _groups(cards: tuple, counts: dict, jokers: int, rules: Rules) -> list:
     return out
 
 
-def _510ks(cards: tuple, naturals: list, counts: dict, jokers: int, rules: Rules) -> list:
+def _510ks(cards: tuple, naturals: list, counts: dict, jokers: int, rules: PlayRules) -> list:
     """A 5, a 10 and a K; at most ``max_jokers_in_510k`` jokers fill in. Pure when every natural
     card has the same (typed) suit; a joker lets it be read either way."""
     if len(cards) != 3 or not naturals or jokers > rules.max_jokers_in_510k:
@@ -108,7 +109,7 @@ def _510ks(cards: tuple, naturals: list, counts: dict, jokers: int, rules: Rules
     return out
 
 
-def _sequences(cards: tuple, counts: dict, jokers: int, rules: Rules, allow_two: bool) -> list:
+def _sequences(cards: tuple, counts: dict, jokers: int, rules: PlayRules, allow_two: bool) -> list:
     """Straights, consecutive pairs and triples (3 up to A, no 2) and 滚龙 (two or more consecutive
     ranks with the same number, at least 4, of cards each)."""
     if not counts:
@@ -152,7 +153,7 @@ def top_rank(reading: Reading) -> int:
     return reading.get("top", reading.rank) if reading.type in SEQUENCES else reading.rank
 
 
-def power(reading: Reading, rules: Rules):
+def power(reading: Reading, rules: PlayRules):
     """Strength of a bomb-class reading as a comparable tuple (None for ordinary plays).
 
     A play beats a bomb-class play only when its power is strictly greater; equal powers
@@ -174,7 +175,7 @@ def power(reading: Reading, rules: Rules):
     return None
 
 
-def strength(reading: Reading, rules: Rules) -> tuple:
+def strength(reading: Reading, rules: PlayRules) -> tuple:
     """Sort key of readings, strongest first: bomb class by power, then ordinary by top rank."""
     p = power(reading, rules)
     if p is not None:
@@ -182,9 +183,10 @@ def strength(reading: Reading, rules: Rules) -> tuple:
     return (0, top_rank(reading), _TYPE_ORDER[reading.type], reading.length)
 
 
-def beats(previous: Reading, play: Reading, rules: Rules) -> bool:
-    """Does ``play`` beat ``previous``? An ordinary play needs the same type and number of cards
-    and a higher rank; the bomb class beats every ordinary play, and a stronger power wins."""
+def beats(previous: Reading, play: Reading, rules) -> bool:
+    """Does ``play`` beat ``previous`` under ``rules`` (Rules or PlayRules)? An ordinary play needs
+    the same type and number of cards and a higher rank; the bomb class beats every ordinary play,
+    and a stronger power wins."""
     before, after = power(previous, rules), power(play, rules)
     if after is None:
         return (before is None and play.type == previous.type and play.length == previous.length
@@ -202,13 +204,14 @@ class Analysis(NamedTuple):
 
 
 @lru_cache(maxsize=8192)
-def analyse(key: tuple, rules: Rules) -> Analysis:
-    """The readings of a play and whether two decks can hold it (the one bounded cache)."""
+def analyse(key: tuple, rules: PlayRules) -> Analysis:
+    """The readings of a play and whether two decks can hold it (the one bounded cache; ``rules``
+    are the play switches, :func:`.rules.play_rules`)."""
     error = decks_limit_error(key_cards(key), DECKS)
     return Analysis(read(key, rules), None if error is None else error.message)
 
 
-def jokers_over_510k_limit(key: tuple, rules: Rules):
+def jokers_over_510k_limit(key: tuple, rules: PlayRules):
     """The joker count when the cards would be a 510K but for ``max_jokers_in_510k``, else None."""
     if len(key) != 3:
         return None

@@ -75,14 +75,17 @@ def validate(facts, rules: Rules) -> Hand:
         return Hand(players, banker, None, shout, order, {}, 0, bright, xi, partner)
     banker_side = tuple(p for p in players if p in (banker, partner))
     other_side = tuple(p for p in players if p not in banker_side)
-    hand = Hand(players, banker, partner, None, order, {}, 0, bright, xi, None, banker_side, other_side)
-    _check_e12_order(hand)
+    e12 = len(order) >= 2 and (order[0] in banker_side) == (order[1] in banker_side)
+    if e12 and len(order) > 2:
+        _fail(N_("{first} and {second} are partners and went out first and second, so the hand ended there "
+                 "(E12): the finishing order stops at {second}.", first=order[0], second=order[1]),
+              "order_past_end", "order")
     captured, in_hand = _points(facts, players, order)
-    if _ends_at_e12(hand) and not facts.get("captured"):
+    if e12 and not facts.get("captured"):
         _fail(N_("{first} and {second} went out first and second (E12): give the points {others} captured "
                  "(0 if none), which decide between ×4 and ×2.", first=order[0], second=order[1],
                  others="+".join(p for p in players if p not in order[:2])), "missing_points", "captured")
-    return hand._replace(captured=captured, in_hand=in_hand)
+    return Hand(players, banker, partner, None, order, captured, in_hand, bright, xi, None, banker_side, other_side)
 
 
 def seats(facts) -> tuple:
@@ -159,19 +162,6 @@ def finishing_order(facts, players: tuple) -> tuple:
                   "repeated_player", "order")
         seen.append(name)
     return tuple(seen)
-
-
-def _ends_at_e12(hand: Hand) -> bool:
-    """The first two out are partners (E12, §7): the hand ended when the second went out."""
-    return len(hand.order) >= 2 and hand.order[1] in hand.side_of(hand.order[0])
-
-
-def _check_e12_order(hand: Hand) -> None:
-    if _ends_at_e12(hand) and len(hand.order) > 2:
-        first, second = hand.order[:2]
-        _fail(N_("{first} and {second} are partners and went out first and second, so the hand ended there "
-                 "(E12): the finishing order stops at {second}.", first=first, second=second),
-              "order_past_end", "order")
 
 
 # --------------------------------------------------------------------------------------------

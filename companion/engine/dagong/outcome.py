@@ -7,7 +7,7 @@ multiplier is the product of the factors of exactly those steps."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import FactsError
 from ..text import N_, Text
@@ -18,8 +18,7 @@ ARCH_NAMES = {"half": N_("half arch (半拱)"), "straight": N_("straight arch (�
 _ARCH_BY_MULTIPLIER = {1: "half", 2: "straight", 4: "dry"}
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The result of a hand, decided once.
 
     ``winners`` / ``losers``: seat order. ``early_end``: "E12", "E1", "E2", "E3" or None (the hand

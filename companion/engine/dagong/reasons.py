@@ -4,13 +4,11 @@ Each reason is written when the verdict is made (:mod:`.check`), from the readin
 :mod:`.combos`."""
 from __future__ import annotations
 
-import dataclasses
-
 from ..cards import RANK_NAMES, SUIT_SYMBOLS
 from ..results import Reading
 from ..text import N_, Text
 from .combos import beats, jokers_over_510k_limit, power, read, top_rank
-from .rules import MAX_BOMB, Rules
+from .rules import MAX_BOMB, PlayRules
 
 TYPE_NAMES = {
     "single": N_("single"), "pair": N_("pair"), "triple": N_("triple"),
@@ -93,7 +91,7 @@ def legal_lead(play: Reading) -> Text:
     return N_("Legal lead: {play}.", play=describe(play))
 
 
-def legal_follow(previous: Reading, play: Reading, others: list, rules: Rules) -> Text:
+def legal_follow(previous: Reading, play: Reading, others: list, rules: PlayRules) -> Text:
     """Why ``play`` beats ``previous``; ``others`` are the other readings of the cards that beat it."""
     reason = _why_beats(previous, play, rules)
     if not others:
@@ -102,7 +100,7 @@ def legal_follow(previous: Reading, play: Reading, others: list, rules: Rules) -
               reason=reason, others=either([describe(r) for r in others]))
 
 
-def _why_beats(prev: Reading, play: Reading, rules: Rules) -> Text:
+def _why_beats(prev: Reading, play: Reading, rules: PlayRules) -> Text:
     p, q = describe(play), describe(prev)
     play_power, prev_power = power(play, rules), power(prev, rules)
     if play_power is None:
@@ -139,11 +137,11 @@ def _why_bomb_beats_bomb(prev: Reading, prev_power: tuple, play: Reading, play_p
 # Illegal: (code, reason, the reading shown)
 
 
-def not_beating(prev: Reading, readings: tuple, key: tuple, rules: Rules) -> tuple:
+def not_beating(prev: Reading, readings: tuple, key: tuple, rules: PlayRules) -> tuple:
     """(code, reason, reading shown) for a play none of whose ``readings`` beats ``prev``."""
     limit = jokers_over_510k_limit(key, rules)
     if limit is not None:
-        wider = dataclasses.replace(rules, max_jokers_in_510k=limit)
+        wider = rules._replace(max_jokers_in_510k=limit)
         if any(beats(prev, r, wider) for r in read(key, wider)):
             return ("too_many_jokers_in_510k", _too_many_jokers(rules), readings[0])
     if power(prev, rules) is None:
@@ -151,7 +149,7 @@ def not_beating(prev: Reading, readings: tuple, key: tuple, rules: Rules) -> tup
     return _not_beating_bomb_class(prev, readings[0], rules)
 
 
-def _too_many_jokers(rules: Rules) -> Text:
+def _too_many_jokers(rules: PlayRules) -> Text:
     return N_("A 510K may contain at most {limit} joker (house rule maxJokersIn510K), so these cards "
               "are not a 510K.", limit=rules.max_jokers_in_510k)
 
@@ -182,7 +180,7 @@ def _not_beating_ordinary(prev: Reading, readings: tuple) -> tuple:
                "or a 510K or a bomb.", play=capital(describe(play)), previous=q), play)
 
 
-def _not_beating_bomb_class(prev: Reading, play: Reading, rules: Rules) -> tuple:
+def _not_beating_bomb_class(prev: Reading, play: Reading, rules: PlayRules) -> tuple:
     kinds = (play.type, prev.type)
     if power(play, rules) is None:
         return ("needs_bomb", N_("{previous} can only be beaten by a stronger 510K or bomb, not by {play}.",
@@ -221,7 +219,7 @@ def _510k_below_510k(prev: Reading, play: Reading) -> tuple:
                prev_suit=SUIT_SYMBOLS[prev.get("suit")]))
 
 
-def _bomb_below_bomb(prev: Reading, play: Reading, rules: Rules) -> tuple:
+def _bomb_below_bomb(prev: Reading, play: Reading, rules: PlayRules) -> tuple:
     play_power, prev_power = power(play, rules), power(prev, rules)
     p, q = capital(describe(play)), describe(prev)
     if prev_power[1] > play_power[1]:
@@ -244,11 +242,11 @@ def _bomb_below_bomb(prev: Reading, play: Reading, rules: Rules) -> tuple:
 # No combination at all: (code, reason)
 
 
-def no_combination(key: tuple, rules: Rules) -> tuple:
+def no_combination(key: tuple, rules: PlayRules) -> tuple:
     """(code, reason) for cards that form no combination under ``rules``."""
     if jokers_over_510k_limit(key, rules) is not None:
         return ("too_many_jokers_in_510k", _too_many_jokers(rules))
-    loose = dataclasses.replace(rules, allow_straights=True, min_straight=3, min_linked_pairs=2,
+    loose = rules._replace(allow_straights=True, min_straight=3, min_linked_pairs=2,
                                 min_linked_triples=2)
     with_two, plain = read(key, loose, allow_two=True), read(key, loose)
     if not rules.allow_straights and any(r.type == "straight" for r in plain):

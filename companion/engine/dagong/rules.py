@@ -6,7 +6,8 @@ frozen Rules)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from operator import attrgetter
+from typing import Any, Mapping, NamedTuple
 
 from ..cards import TWO
 from ..errors import RulesError
@@ -191,12 +192,40 @@ def coerce_rules(rules) -> Rules:
 
 # Values derived from a Rules value (plain helpers).
 
-def laizi(rules: Rules) -> int:
+
+class PlayRules(NamedTuple):
+    """The switches of §5 (how cards are read and compared): the part of Rules that the card reader
+    and ``beats`` depend on, a small value that is cheap to hash (the key of the readings cache)."""
+
+    laizi_single_value: int
+    three_jokers: str
+    four_jokers: str
+    max_jokers_in_510k: int
+    allow_straights: bool
+    min_straight: int
+    min_linked_pairs: int
+    min_linked_triples: int
+    bomb_min: int
+    bomb_vs_510k: str
+    hard_beats_soft: bool
+    xi_premium: bool
+    gunlong: bool
+
+
+_PLAY_FIELDS = attrgetter(*PlayRules._fields)
+
+
+def play_rules(rules) -> PlayRules:
+    """The play switches of a Rules value."""
+    return rules if type(rules) is PlayRules else PlayRules._make(_PLAY_FIELDS(rules))
+
+
+def laizi(rules: PlayRules) -> int:
     """The rank a joker stands for when jokers are played alone (§5.1)."""
     return TWO if rules.laizi_single_value == 2 else 3
 
 
-def sequence_kinds(rules: Rules) -> tuple:
+def sequence_kinds(rules: PlayRules) -> tuple:
     """(width, type, fewest ranks) of each sequence the rules allow: straights, pairs, triples (§5.2)."""
     kinds = ((2, "linked_pairs", max(rules.min_linked_pairs, 2)),
              (3, "linked_triples", max(rules.min_linked_triples, 2)))
