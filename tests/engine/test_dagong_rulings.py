@@ -314,3 +314,27 @@ def test_outcome_names_the_early_end(hand, early):
     from companion.engine.dagong.outcome import decide
 
     assert decide(validate(hand, dagong.DEFAULT_RULES), dagong.DEFAULT_RULES).early_end == early
+
+
+# --------------------------------------------------------------------------------------------
+# The contract
+
+
+def test_contract_names_and_registry():
+    from companion.engine import ENGINES, GameEngine
+
+    assert (dagong.NAME, dagong.TITLE) == ("dagong", "大冶打拱")
+    assert ENGINES["dagong"] is dagong and isinstance(dagong, GameEngine)
+    for name in ("PRESETS", "DEFAULT_RULES", "ALIASES", "SWITCHES", "PLAYER_RANGE", "DECKS", "PLAYERS",
+                 "TOTAL_POINTS", "TYPES", "TYPE_NAMES", "ARCH_NAMES", "BOMB_CLASS", "describe", "teams",
+                 "needed_facts", "validate_facts", "next_dealer", "Reading", "Verdict", "Settlement"):
+        assert hasattr(dagong, name), name
+    assert set(dagong.ARCH_NAMES) == {"half", "straight", "dry", "shout"}
+
+
+def test_check_takes_cards_and_last_card():
+    from companion.engine.cards import parse_cards
+
+    verdict = dagong.check(parse_cards("7 7"), list(parse_cards("8 JK")), last_card=True)
+    assert verdict.legal and verdict.play.values == (8, 8)
+    assert dagong.check("7 7", "8 JK", last_card=False) == dagong.check("7 7", "8 JK")

@@ -16,6 +16,7 @@ from .rules import DEFAULT_RULES, HAND_SIZE, PLAYERS, TOTAL_POINTS, Rules, coerc
 
 KNOWN_FACTS = ("players", "banker", "partner", "shout", "order", "captured", "last_hand_points", "bright_card",
                "xi_bombs")
+_KNOWN = frozenset(KNOWN_FACTS)
 XI_SIZES = {7: 1, 8: 2}  # 喜钱: a hard bomb of 7 (8) cards collects 1 (2) base stakes from each other player
 
 
@@ -94,7 +95,7 @@ def seats(facts) -> tuple:
         _fail(N_("The hand must be given as players, banker, partner or shout, order, captured points and "
                  "points left in hand."), "bad_facts", None)
     for key in facts:
-        if key not in KNOWN_FACTS:
+        if key not in _KNOWN:
             _fail(N_("'{key}' is not a fact of a 大冶打拱 hand: the facts are {known}.", key=key,
                      known=", ".join(KNOWN_FACTS)), "unknown_fact", str(key))
     players = _players(facts.get("players"))
