@@ -190,11 +190,11 @@ def mix():
     return verdicts, arches
 
 
-CASES = [
-    ("大冶打拱 check (27-card-hand plays, warm)", checks, 100_000),
-    ("大冶打拱 settle (all patterns, warm)", settlements, 200_000),
-    ("大冶打拱 check (cold: memos cleared, Rules warm)", cold_checks, 100_000),
-    ("大冶打拱 settle (cold: memos cleared, Rules warm)", cold_settlements, 200_000),
+CASES = [  # targets: issue 7 asks for 50,000 checks and settlements per second, cold
+    ("大冶打拱 check (27-card-hand plays, warm)", checks, 50_000),
+    ("大冶打拱 settle (all patterns, warm)", settlements, 50_000),
+    ("大冶打拱 check (cold: cache cleared)", cold_checks, 50_000),
+    ("大冶打拱 settle (cold: cache cleared)", cold_settlements, 50_000),
 ]
 
 if __name__ == "__main__":
