@@ -22,14 +22,14 @@ from .combos import BOMB_CLASS, TYPES, beats, power
 from .facts import needed_facts, next_dealer, teams, validate_facts
 from .outcome import ARCH_NAMES, Outcome
 from .reasons import TYPE_NAMES, describe
-from .rules import (ALIASES, DECKS, DEFAULT_RULES, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
+from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
                     TOTAL_POINTS, Rules, rules_from_dict)
 from .settle import settle
 
 NAME = "dagong"
 TITLE = "大冶打拱"
 
-__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "SWITCHES", "ALIASES", "PRESETS",
+__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "describe", "beats", "power", "validate_facts", "teams",
            "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",
