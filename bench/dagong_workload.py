@@ -6,10 +6,9 @@ bombs (hard and soft) and a few impossible or mismatched follows. Settlements co
 pattern: 1&2, 1&3, 1&4, early ends E1/E2/E3 and shouts.
 
 ``CASES`` lists (label, function(n), target per second). The "warm" cases repeat a pool of a
-few thousand distinct inputs (the engine caches by card tuple, as a table at a game does);
+few thousand distinct inputs (the engine caches readings by card key, as a table at a game does);
 the "cold" cases clear the engine's caches before every batch (1,000 operations, taken in
-order from the pool with repeated inputs removed), so every input is new to the engine. Only the per-Rules derived values stay
-warm: a table's house rules do not change between hands.
+order from the pool with repeated inputs removed), so every input is new to the engine.
 """
 from __future__ import annotations
 
@@ -112,6 +111,8 @@ def _settle_pool(size=3000):
         cuts = sorted(rng.randrange(0, 41) * 5 for _ in range(4))
         shares = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], cuts[3] - cuts[2], 200 - cuts[3]]
         captured = dict(zip(order, shares[:4]))
+        if (order[0] in (banker, partner)) == (order[1] in (banker, partner)):
+            order = order[:2]  # E12: the hand ends when the second partner goes out
         facts = {"players": players, "banker": banker, "partner": partner, "shout": None,
                  "order": order, "captured": captured, "last_hand_points": shares[4],
                  "bright_card": "7h"}
@@ -151,15 +152,13 @@ def settlements(n):
 
 
 def _clear():
-    """Empty every memo the engine keeps of inputs: each lru_cache of the dagong module (the
-    text-keyed check memo, the card-keyed check and readings memos), the settlement memo and the
-    card parser's cache. Values derived from a Rules object (kept on it, like its hash) and the
-    fixed tables built at import (card tokens, described phrases) are not memos and stay."""
-    for value in vars(dagong).values():
-        if callable(getattr(value, "cache_clear", None)):
-            value.cache_clear()
-    dagong._SETTLE_CACHE.clear()
+    """Empty every memo the engine keeps of inputs: the one cache of the dagong package (readings
+    and deck limits by card key, :func:`companion.engine.dagong.combos.analyse`) and the card
+    parser's cache. Nothing else is kept between calls."""
     from companion.engine import cards
+    from companion.engine.dagong import combos
+
+    combos.analyse.cache_clear()
     cards._parse.cache_clear()
 
 
@@ -191,11 +190,11 @@ def mix():
     return verdicts, arches
 
 
-CASES = [
-    ("大冶打拱 check (27-card-hand plays, warm)", checks, 100_000),
-    ("大冶打拱 settle (all patterns, warm)", settlements, 200_000),
-    ("大冶打拱 check (cold: memos cleared, Rules warm)", cold_checks, 100_000),
-    ("大冶打拱 settle (cold: memos cleared, Rules warm)", cold_settlements, 200_000),
+CASES = [  # targets: issue 7 asks for 50,000 checks and settlements per second, cold
+    ("大冶打拱 check (27-card-hand plays, warm)", checks, 50_000),
+    ("大冶打拱 settle (all patterns, warm)", settlements, 50_000),
+    ("大冶打拱 check (cold: cache cleared)", cold_checks, 50_000),
+    ("大冶打拱 settle (cold: cache cleared)", cold_settlements, 50_000),
 ]
 
 if __name__ == "__main__":

@@ -133,9 +133,15 @@ def test_order_of_three_is_complete():
     assert four.deltas == three.deltas == {"P1": -1, "P2": 1, "P3": -1, "P4": 1}
 
 
-def test_e12_with_the_full_order_is_still_e12():
-    result = dagong.settle(facts(["P1", "P3", "P2", "P4"], (120, 0, 80, 0)))
+def test_e12_ends_the_order():
+    """Ruling (issue 7): E12 ends the hand, so an order that continues past it is an error."""
+    result = dagong.settle(facts(["P1", "P3"], (120, 0, 80, 0)))
     assert result.multiplier == 4 and result.arch == "dry"
+    for order in (["P1", "P3", "P2", "P4"], ["P1", "P3", "P2"]):
+        with pytest.raises(FactsError) as error:
+            dagong.settle(facts(order, (120, 0, 80, 0)))
+        assert (error.value.code, error.value.field) == ("order_past_end", "order")
+        assert "E12" in error.value.message
 
 
 def test_shout_ignores_points_and_reports_the_shouter_side():
@@ -204,7 +210,7 @@ VALIDATION = [
     ("partner unknown", _with(partner="Zed"), "unknown_player", "partner"),
     ("partner is banker", _with(partner="P1"), "partner_is_banker", "partner"),
     ("no partner, no shout", _with(partner=None), "missing_partner", "partner"),
-    ("shout and partner", _with(shout="P2"), "shout_and_partner", "partner"),
+    ("shout, partner unknown", _with(shout="P2", partner="Zed"), "unknown_player", "partner"),
     ("shout unknown", _with(shout="P7", partner=None), "unknown_player", "shout"),
     ("shout without order", _with(shout="P2", partner=None, order=[]), "hand_not_over", "order"),
     ("order not a list", _with(order="P1,P2"), "bad_order", "order"),

@@ -173,11 +173,12 @@ def test_rules_may_be_given_as_a_dict():
 # classify
 
 
-def test_classify_sequences_report_the_top_rank():
+def test_classify_sequences_report_the_low_rank():
+    """Ruling (issue 7): the rank of a sequence is its LOW rank, as the Reading contract says."""
     readings = dagong.classify("5 5 6 6 7 7")
-    assert [(r.type, r.rank, r.get("low")) for r in readings] == [("linked_pairs", 7, 5)]
+    assert [(r.type, r.rank, r.get("low"), r.get("top")) for r in readings] == [("linked_pairs", 5, 5, 7)]
     jokers = dagong.classify("5 5 JK JK")
-    assert {(r.type, r.rank) for r in jokers} == {("bomb", 5), ("linked_pairs", 6), ("linked_pairs", 5)}
+    assert {(r.type, r.rank) for r in jokers} == {("bomb", 5), ("linked_pairs", 5), ("linked_pairs", 4)}
     assert jokers[0].type == "bomb"  # strongest first
 
 

@@ -1,0 +1,36 @@
+"""大冶打拱 (Daye Da Gong): house rules, play legality and hand settlement.
+
+The specification is ``rules/dagong.md`` (§5 plays, §6 points, §7 early ends, §8 settlement,
+§9 switches, §10 the settlement algorithm). Pure Python: nothing here imports Flask or the
+database. Where each rule lives: ``docs/engine-dagong.md``.
+
+- :mod:`.rules`    the switches (§9), Rules, PRESETS, rules_from_dict
+- :mod:`.combos`   the one reader of cards into readings, ``beats`` (§5), the one cache
+- :mod:`.reasons`  the sentences of verdicts (describe, why legal, why not)
+- :mod:`.check`    classify, check
+- :mod:`.facts`    the one validator of hand facts, teams, needed_facts, next_dealer
+- :mod:`.outcome`  who won, the arch, the multiplier, the early end, the shout result (decided once)
+- :mod:`.settle`   paying the outcome (base stake, 喜钱, the stake)
+"""
+from __future__ import annotations
+
+from ..cards import CardError
+from ..errors import FactsError, RulesError
+from ..results import Reading, Settlement, Verdict
+from .check import check, classify
+from .combos import BOMB_CLASS, TYPES, beats, power
+from .facts import needed_facts, next_dealer, teams, validate_facts
+from .outcome import ARCH_NAMES, Outcome
+from .reasons import TYPE_NAMES, describe
+from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
+                    TOTAL_POINTS, Rules, rules_from_dict)
+from .settle import settle
+
+NAME = "dagong"
+TITLE = "大冶打拱"
+
+__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
+           "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
+           "ARCH_NAMES", "classify", "check", "describe", "beats", "power", "validate_facts", "teams",
+           "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",
+           "CardError", "FactsError", "RulesError"]

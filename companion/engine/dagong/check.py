@@ -1,0 +1,163 @@
+"""Is a 大冶打拱 play legal? (rules/dagong.md §5.2–§5.4)
+
+``check`` reads both plays through :func:`.combos.analyse` (the one reader, cached by card key)
+and writes the reason with the verdict (:mod:`.reasons`)."""
+from __future__ import annotations
+
+from ..cards import Card, CardError, parse_cards
+from ..results import Reading, Verdict
+from ..text import N_
+from . import reasons
+from .combos import BOMB_CLASS, analyse, beats, cards_key
+from .rules import DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
+
+_PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
+_TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutive_pairs": "linked_pairs",
+               "consecutive_triples": "linked_triples"}
+
+
+def classify(cards, rules: Rules = DEFAULT_RULES) -> tuple:
+    """Every reading of ``cards`` (text or Cards), strongest first. Empty when it is no combination."""
+    return analyse(cards_key(to_cards(cards)), play_rules(coerce_rules(rules))).readings
+
+
+def to_cards(cards, field: str = "cards") -> tuple:
+    """Text or a sequence of Cards as a tuple of Cards (the card parser reads text); CardError names
+    ``field``."""
+    if isinstance(cards, (list, tuple)) and cards and all(isinstance(c, Card) for c in cards):
+        return tuple(cards)
+    try:
+        return parse_cards(cards)
+    except CardError as error:
+        raise CardError(error.message, code=error.code, field=field) from None
+
+
+def _is_pass(play) -> bool:
+    return play is None or (isinstance(play, str) and play.strip().lower() in _PASS_WORDS)
+
+
+def _is_lead(previous) -> bool:
+    return previous is None or (isinstance(previous, str) and previous.strip() in ("", "-"))
+
+
+def _declared(value):
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(v) for v in value)
+    value = str(value).strip()
+    return value or None
+
+
+def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previous_as=None,
+          play_as=None, last_card: bool = False) -> Verdict:
+    """Is ``play`` legal on ``previous`` (None, "" or "-" for a lead)?
+
+    ``play`` "pass", "-" or "" is a pass. Bad card text raises :class:`CardError` with field
+    "previous" or "play"; every other problem is an illegal :class:`Verdict`. ``previous_as`` /
+    ``play_as`` declare a reading: a type ("pair", "510k", …) or the ranks the cards stand for
+    ("5 5 5"; a joker name stands for any rank). Without one, the previous play is read at its
+    highest reading; the play at its highest ordinary reading that beats it, or else its highest
+    bomb-class reading that does. ``players`` must be 4 when given. ``last_card`` is accepted for
+    the common API: no 大冶打拱 rule depends on it.
+    """
+    rules = coerce_rules(rules)
+    if players is not None and (isinstance(players, bool) or players not in range(PLAYER_RANGE[0],
+                                                                                   PLAYER_RANGE[1] + 1)):
+        return Verdict(False, "bad_players", N_("大冶打拱 is played by exactly 4 players, not {players}.",
+                                                players=players))
+    lead = _is_lead(previous)
+    previous_cards = None if lead else to_cards(previous, "previous")
+    if _is_pass(play):
+        if lead:
+            return Verdict(False, "lead_pass",
+                           N_("The leader of a new trick must play: passing is allowed only when following."))
+        return Verdict(True, "pass", N_("Passing is always allowed when following, even when you could beat the play."))
+    play_cards = to_cards(play, "play")
+    return judge(previous_cards, play_cards, play_rules(rules), _declared(previous_as), _declared(play_as))
+
+
+def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: str | None = None,
+          play_as: str | None = None) -> Verdict:
+    """The verdict on ``play`` (Cards) following ``previous`` (Cards, None for a lead), under the
+    play switches ``rules``."""
+    key = cards_key(play)
+    mine = analyse(key, rules)
+    table = None
+    if previous is not None:
+        table = analyse(cards_key(previous), rules)
+        if table.deck_problem is not None:
+            return Verdict(False, "too_many_copies",
+                           N_("The play on the table is impossible: {problem}", problem=table.deck_problem),
+                           None, () if mine.deck_problem else mine.readings)
+    if mine.deck_problem is not None:
+        return Verdict(False, "too_many_copies", mine.deck_problem)
+    readings = mine.readings
+    if play_as is not None:
+        readings = declared_readings(readings, play_as)
+        if not readings:
+            return Verdict(False, "reading_not_possible",
+                           N_("These cards cannot be read as '{declared}'.", declared=play_as), None, mine.readings)
+    if not readings:
+        code, reason = reasons.no_combination(key, rules)
+        return Verdict(False, code, reason, None, mine.readings)
+    if table is None:
+        return Verdict(True, "ok", reasons.legal_lead(readings[0]), readings[0], mine.readings)
+    return _follow(table.readings, previous_as, readings, key, rules, mine.readings)
+
+
+def _follow(table: tuple, previous_as, readings: tuple, key: tuple, rules: PlayRules, every: tuple) -> Verdict:
+    if previous_as is not None:
+        table = declared_readings(table, previous_as)
+        if not table:
+            return Verdict(False, "reading_not_possible",
+                           N_("The cards on the table cannot be read as '{declared}'.", declared=previous_as),
+                           None, every)
+    if not table:
+        return Verdict(False, "previous_not_a_combination",
+                       N_("The cards on the table are not a legal combination, so nothing can follow them."),
+                       None, every)
+    prev = table[0]
+    beating = [r for r in readings if beats(prev, r, rules)]
+    if beating:
+        ordinary = [r for r in beating if r.type not in BOMB_CLASS]
+        used = (ordinary or beating)[0]
+        others = [r for r in beating if r is not used]
+        return Verdict(True, "ok", reasons.legal_follow(prev, used, others, rules), used, every)
+    code, reason, shown = reasons.not_beating(prev, readings, key, rules)
+    return Verdict(False, code, reason, shown, every)
+
+
+def declared_readings(readings: tuple, declared: str) -> tuple:
+    """The readings matching a declared type ("pair", "linked_pairs", …) or the declared ranks
+    ("5 5 6 6"; a joker name in the declaration stands for any rank; typed suits pick a pure
+    or mixed 510K). Empty when none matches or the declaration cannot be read."""
+    word = declared.lower().replace(" ", "_").replace("-", "_")
+    word = _TYPE_WORDS.get(word, word)
+    if word in reasons.TYPE_NAMES:
+        return tuple(r for r in readings if r.type == word)
+    try:
+        cards = parse_cards(declared)
+    except CardError:
+        return ()
+    return tuple(r for r in readings if _matches(r, cards))
+
+
+def _matches(reading: Reading, declared: tuple) -> bool:
+    values = list(reading.values)
+    if len(values) != len(declared):
+        return False
+    for card in declared:
+        if card.is_joker:
+            continue
+        if card.rank in values:
+            values.remove(card.rank)
+        else:
+            return False
+    if reading.type != "510k":
+        return True
+    suits = {card.suit for card in declared if card.suit}
+    if not suits:
+        return True
+    pure = reading.get("pure")
+    return pure == (len(suits) == 1) and (not pure or reading.get("suit") in suits)

@@ -1,0 +1,315 @@
+"""The facts of a 大冶打拱 hand (rules/dagong.md §3, §4, §6, §7): the one validator, the facts a
+table's switches need, the teams and the next dealer.
+
+:func:`validate` checks every fact once and gives a :class:`Hand`; who won is decided from it in
+:mod:`.outcome`. Each problem is a :class:`FactsError` with a stable code and the field."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Mapping, NamedTuple
+
+from ..cards import CardError, parse_cards
+from ..errors import FactsError
+from ..text import N_, Text
+from .outcome import decide
+from .rules import DEFAULT_RULES, HAND_SIZE, PLAYERS, TOTAL_POINTS, Rules, coerce_rules
+
+KNOWN_FACTS = ("players", "banker", "partner", "shout", "order", "captured", "last_hand_points", "bright_card",
+               "xi_bombs")
+_KNOWN = frozenset(KNOWN_FACTS)
+XI_SIZES = {7: 1, 8: 2}  # 喜钱: a hard bomb of 7 (8) cards collects 1 (2) base stakes from each other player
+
+
+class Hand(NamedTuple):
+    """Checked facts of one hand. ``partner`` is None in a shout hand (a partner given there is kept
+    as ``ignored_partner``); ``captured`` has every player (empty in a shout hand)."""
+
+    players: tuple
+    banker: str
+    partner: str | None
+    shout: str | None
+    order: tuple
+    captured: dict
+    in_hand: int
+    bright_card: str | None = None
+    xi_bombs: dict | None = None   # None unless 喜钱 is on
+    ignored_partner: str | None = None
+    banker_side: tuple = ()        # the banker and partner, in seat order (2v2)
+    other_side: tuple = ()         # the two others, in seat order (2v2)
+
+    def side_of(self, name: str) -> tuple:
+        """The two partners of ``name``'s team, in seat order (2v2 only)."""
+        return self.banker_side if name in self.banker_side else self.other_side
+
+    def as_dict(self) -> dict:
+        """The normalised facts, as :func:`validate_facts` gives them."""
+        out = {"players": list(self.players), "banker": self.banker, "partner": self.partner, "shout": self.shout,
+               "order": list(self.order), "captured": dict(self.captured), "last_hand_points": self.in_hand}
+        if self.bright_card is not None:
+            out["bright_card"] = self.bright_card
+        if self.xi_bombs is not None:
+            out["xi_bombs"] = {p: list(sizes) for p, sizes in self.xi_bombs.items()}
+        return out
+
+
+def _fail(message: Text, code: str, field: str | None):
+    raise FactsError(message, code=code, field=field)
+
+
+# --------------------------------------------------------------------------------------------
+# The one validator
+
+
+def validate(facts, rules: Rules) -> Hand:
+    """Every fact checked once; raises :class:`FactsError` naming the field."""
+    players, banker, partner, shout = seats(facts)
+    if shout is not None and not rules.shout_allowed:
+        _fail(N_("Shouting is off in these house rules (shoutAllowed): clear the shout and name the partner."),
+              "shout_not_allowed", "shout")
+    order = finishing_order(facts, players)
+    bright = _bright_card(facts.get("bright_card"), rules)
+    xi = _xi_bombs(facts.get("xi_bombs"), players) if rules.bonus_xi_qian else None
+    if shout is not None:
+        if not order:
+            _fail(N_("The hand is not over: enter who went out first ({shouter} shouted, so the hand ends as soon "
+                     "as anyone goes out).", shouter=shout), "hand_not_over", "order")
+        return Hand(players, banker, None, shout, order, {}, 0, bright, xi, partner)
+    banker_side = tuple(p for p in players if p in (banker, partner))
+    other_side = tuple(p for p in players if p not in banker_side)
+    e12 = len(order) >= 2 and (order[0] in banker_side) == (order[1] in banker_side)
+    if e12 and len(order) > 2:
+        _fail(N_("{first} and {second} are partners and went out first and second, so the hand ended there "
+                 "(E12): the finishing order stops at {second}.", first=order[0], second=order[1]),
+              "order_past_end", "order")
+    captured, in_hand = _points(facts, players, order)
+    if e12 and not facts.get("captured"):
+        _fail(N_("{first} and {second} went out first and second (E12): give the points {others} captured "
+                 "(0 if none), which decide between ×4 and ×2.", first=order[0], second=order[1],
+                 others="+".join(p for p in players if p not in order[:2])), "missing_points", "captured")
+    return Hand(players, banker, partner, None, order, captured, in_hand, bright, xi, None, banker_side, other_side)
+
+
+def seats(facts) -> tuple:
+    """(players, banker, partner, shout), checked; the partner is None in a shout hand."""
+    if not isinstance(facts, Mapping):
+        _fail(N_("The hand must be given as players, banker, partner or shout, order, captured points and "
+                 "points left in hand."), "bad_facts", None)
+    for key in facts:
+        if key not in _KNOWN:
+            _fail(N_("'{key}' is not a fact of a 大冶打拱 hand: the facts are {known}.", key=key,
+                     known=", ".join(KNOWN_FACTS)), "unknown_fact", str(key))
+    players = _players(facts.get("players"))
+    banker = _member(facts, "banker", players)
+    if banker is None:
+        _fail(N_("Name the banker: one of {players}.", players=", ".join(players)), "missing_banker", "banker")
+    shout = _member(facts, "shout", players)
+    partner = _member(facts, "partner", players)
+    if shout is None:
+        if partner is None:
+            _fail(N_("Name the banker's partner (the holder of the bright card's twin), or the player who "
+                     "shouted for a one-against-three hand."), "missing_partner", "partner")
+        if partner == banker:
+            _fail(N_("{player} is the banker and cannot be the partner too: the partner holds the twin of the "
+                     "bright card.", player=partner), "partner_is_banker", "partner")
+    return players, banker, partner, shout
+
+
+def _players(players) -> tuple:
+    if not isinstance(players, (list, tuple)) or len(players) != PLAYERS:
+        _fail(N_("Give exactly 4 player names in seat order (counter-clockwise)."), "bad_players", "players")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            _fail(N_("Player {number} needs a name: give 4 names in seat order.", number=i + 1),
+                  "bad_players", "players")
+    if len(set(players)) != PLAYERS:
+        duplicate = next(p for p in players if players.count(p) > 1)
+        _fail(N_("{player} is listed twice among the players: give 4 different names.", player=duplicate),
+              "bad_players", "players")
+    return tuple(players)
+
+
+_NOT_A_PLAYER = {"banker": N_("The banker '{value}' is not one of the players ({players})."),
+                 "partner": N_("The partner '{value}' is not one of the players ({players})."),
+                 "shout": N_("The shouter '{value}' is not one of the players ({players}).")}
+
+
+def _member(facts, field: str, players: tuple):
+    """A player named by ``field``, or None when left empty."""
+    value = facts.get(field)
+    if value is None or value == "" or value is False:
+        return None
+    if not isinstance(value, str) or value not in players:
+        shown = value if isinstance(value, str) else repr(value)
+        _fail(Text(_NOT_A_PLAYER[field].template, {"value": shown, "players": ", ".join(players)}),
+              "unknown_player", field)
+    return value
+
+
+def finishing_order(facts, players: tuple) -> tuple:
+    """The players in the order they went out, checked (may be partial)."""
+    order = facts.get("order")
+    if order is None:
+        return ()
+    if not isinstance(order, (list, tuple)):
+        _fail(N_("The finishing order must be a list of player names, first out first."), "bad_order", "order")
+    seen: list = []
+    for i, name in enumerate(order):
+        if not isinstance(name, str) or name not in players:
+            _fail(N_("Place {place} of the finishing order, '{value}', is not one of the players ({players}).",
+                     place=i + 1, value=name if isinstance(name, str) else repr(name),
+                     players=", ".join(players)), "unknown_player", "order")
+        if name in seen:
+            _fail(N_("{player} appears twice in the finishing order: each player finishes once.", player=name),
+                  "repeated_player", "order")
+        seen.append(name)
+    return tuple(seen)
+
+
+# --------------------------------------------------------------------------------------------
+# Points (§6)
+
+
+def _points(facts, players: tuple, order: tuple) -> tuple:
+    """(captured per player, points left in the last player's hand), checked."""
+    raw = facts.get("captured")
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        _fail(N_("The captured points must be given per player, such as {{\"{player}\": 35}}.", player=players[0]),
+              "bad_points", "captured")
+    for name in raw:
+        if name not in players:
+            _fail(N_("Captured points are given for '{value}', who is not one of the players ({players}).",
+                     value=name, players=", ".join(players)), "unknown_player", f"captured.{name}")
+    captured = {p: _point_value(raw.get(p), f"captured.{p}", p) for p in players}
+    in_hand = _point_value(facts.get("last_hand_points"), "last_hand_points", N_("Points left in hand"))
+    total = sum(captured.values()) + in_hand
+    if total > TOTAL_POINTS:
+        _fail(N_("The captured points and the points left in hand add up to {total}, but the two decks hold only "
+                 "200: check each player's captured points.", total=total), "too_many_points", "captured")
+    if len(order) >= PLAYERS - 1 and total != TOTAL_POINTS:
+        last = order[3] if len(order) == PLAYERS else next(p for p in players if p not in order)
+        _fail(N_("The hand is finished, so the points must add up to 200, but they add up to {total}: check the "
+                 "captured points and the points left in {last}'s hand.", total=total, last=last),
+              "points_total", "captured")
+    return captured, in_hand
+
+
+def _whole(value):
+    """A whole number written as int, float, Decimal or digits; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+        return int(value.strip())
+    return None
+
+
+def _point_value(value, field: str, who) -> int:
+    if value is None or value == "":
+        return 0
+    number = _whole(value)
+    if number is None:
+        _fail(N_("{who}: the points must be a whole number such as 0, 5 or 35, not '{value}'.",
+                 who=who, value=value), "bad_points", field)
+    if number < 0:
+        _fail(N_("{who}: the points cannot be negative ({value}).", who=who, value=number),
+              "negative_points", field)
+    if number % 5:
+        _fail(N_("{who}: the points must be a multiple of 5 (only 5s, 10s and Ks score), not {value}.",
+                 who=who, value=number), "not_multiple_of_5", field)
+    if number > TOTAL_POINTS:
+        _fail(N_("{who}: {value} points is more than the 200 the two decks hold.", who=who, value=number),
+              "too_many_points", field)
+    return number
+
+
+# --------------------------------------------------------------------------------------------
+# Bright card, 喜 bombs
+
+
+def _bright_card(value, rules: Rules):
+    if value is None or value == "":
+        return None
+    try:
+        cards = parse_cards(value)
+    except CardError:
+        raise FactsError(N_("The bright card must be one card such as 7h or 10♠, not '{value}'.", value=value),
+                         code="bad_card", field="bright_card") from None
+    if len(cards) != 1:
+        _fail(N_("The bright card must be a single card, such as 7h."), "bad_card", "bright_card")
+    if cards[0].is_joker and rules.bid_card_exclude_jokers:
+        _fail(N_("A joker cannot be the bright card (house rule bidCardExcludeJokers)."), "bad_card",
+              "bright_card")
+    return str(cards[0])
+
+
+def _xi_bombs(value, players: tuple) -> dict:
+    """{player: [7, 8, …]}: the sizes of the hard 7- and 8-card bombs each player played (喜钱)."""
+    if value is None or value == "" or value == {}:
+        return {}
+    if not isinstance(value, Mapping):
+        _fail(N_("The 喜 bombs must be given per player, such as {{\"{player}\": [7]}}.", player=players[0]),
+              "bad_xi", "xi_bombs")
+    out = {}
+    for name, sizes in value.items():
+        if name not in players:
+            _fail(N_("喜 bombs are given for '{value}', who is not one of the players.", value=name),
+                  "unknown_player", f"xi_bombs.{name}")
+        if not isinstance(sizes, (list, tuple)) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and s in XI_SIZES for s in sizes):
+            _fail(N_("{player}: list the sizes of the hard bombs of 7 or 8 cards played, such as [7, 8].",
+                     player=name), "bad_xi", f"xi_bombs.{name}")
+        if sum(sizes) > HAND_SIZE:
+            _fail(N_("{player}: hard bombs of {sizes} cards need {total} cards, but a hand has only {limit}.",
+                     player=name, sizes=" + ".join(map(str, sizes)), total=sum(sizes), limit=HAND_SIZE),
+                  "bad_xi", f"xi_bombs.{name}")
+        if sizes:
+            out[name] = list(sizes)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Public helpers
+
+
+def validate_facts(facts, rules: Rules = DEFAULT_RULES) -> dict:
+    """The hand facts, checked and normalised (captured has every player; points are ints).
+
+    Raises :class:`FactsError` with a code and the field (``captured.P2``, ``order``, …), also
+    when the hand is not over yet (code ``hand_not_over``).
+    """
+    rules = coerce_rules(rules)
+    hand = validate(facts, rules)
+    decide(hand, rules)  # the outcome says whether the hand is over
+    return hand.as_dict()
+
+
+def teams(facts) -> tuple[list[str], list[str]]:
+    """(banker's side, other side), each in seat order; in a shout hand ([shouter], the other three)."""
+    players, banker, partner, shout = seats(facts)
+    if shout is not None:
+        return [shout], [p for p in players if p != shout]
+    side = [p for p in players if p in (banker, partner)]
+    return side, [p for p in players if p not in side]
+
+
+def needed_facts(rules=None) -> tuple[str, ...]:
+    """Facts beyond the usual record that this table's switches need: ``xi_bombs`` (per player, the
+    sizes of hard 7- and 8-card bombs played) when 喜钱 (``bonus_xi_qian``) is on."""
+    return ("xi_bombs",) if coerce_rules(rules).bonus_xi_qian else ()
+
+
+def next_dealer(facts) -> str:
+    """The 头游 (first player out) deals and banks the next hand."""
+    players, *_ = seats(facts)
+    order = finishing_order(facts, players)
+    if not order:
+        _fail(N_("The hand is not over: enter who went out first; that player deals next."), "hand_not_over",
+              "order")
+    return order[0]

@@ -1,0 +1,78 @@
+"""Paying a 大冶打拱 hand (rules/dagong.md §8.2): the :class:`.outcome.Outcome` decides who wins
+and the multiplier; here the shares are multiplied by the factors of the steps (the outcome's,
+then the base stake), the 喜钱 bonuses are added, and the stake turns points into money."""
+from __future__ import annotations
+
+import math
+
+from ..money import apply_stake, parse_stake
+from ..results import Settlement
+from ..text import N_
+from .facts import XI_SIZES, validate
+from .outcome import Outcome, decide
+from .rules import DEFAULT_RULES, PLAYERS, Rules, coerce_rules
+
+
+def _signed(value) -> str:
+    return ("+" if value > 0 else "−" if value < 0 else "") + str(abs(value))
+
+
+def _plus(names) -> str:
+    return "+".join(names)
+
+
+def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
+    """Settle one hand: winners, arch, multiplier, zero-sum integer points (with the base stake),
+    deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
+    rules = coerce_rules(rules)
+    stake = parse_stake(stake)
+    hand = validate(facts, rules)
+    outcome = decide(hand, rules)
+    steps = list(outcome.steps) + _base_stake_steps(outcome, rules)
+    factor = math.prod(f for f, _ in steps)  # the points are the product of exactly these steps
+    points = {p: outcome.shares[p] * factor for p in hand.players}
+    bonus_steps = _xi_qian(hand, rules, points)
+    deltas = apply_stake(points, stake)
+    texts = [text for _, text in steps] + bonus_steps + [_result_line(hand, outcome, deltas, bool(bonus_steps))]
+    if stake != 1:
+        texts.append(N_("Amounts are points × the stake of {stake} per point.", stake=stake))
+    return Settlement(deltas=deltas, steps=texts, points=points, winners=list(outcome.winners), arch=outcome.arch,
+                      multiplier=outcome.multiplier, next_dealer=hand.order[0])
+
+
+def _base_stake_steps(outcome: Outcome, rules: Rules) -> list:
+    b = rules.base_stake
+    if b == 1:
+        return []
+    m = outcome.multiplier
+    return [(b, N_("Base stake {base}: each share is {m} × {base} = {share}.", base=b, m=m, share=m * b))]
+
+
+def _xi_qian(hand, rules: Rules, points: dict) -> list:
+    """喜钱: each hard 7-bomb (8-bomb) collects 1 (2) base stakes from each other player; adds them to
+    ``points`` and gives the steps."""
+    if not hand.xi_bombs:
+        return []
+    steps = []
+    for p in hand.players:
+        for size in hand.xi_bombs.get(p, ()):
+            gain = XI_SIZES[size] * rules.base_stake
+            points[p] += gain * (PLAYERS - 1)
+            for q in hand.players:
+                if q != p:
+                    points[q] -= gain
+            steps.append(N_("{player} played a hard bomb of {size} cards (喜钱): +{gain} from each other player.",
+                            player=p, size=size, gain=gain))
+    return steps
+
+
+def _result_line(hand, outcome: Outcome, deltas: dict, bonus: bool):
+    if bonus:
+        return N_("Result: {lines}.", lines=", ".join(p + " " + _signed(deltas[p]) for p in hand.players))
+    if outcome.shout is not None:
+        others = [p for p in hand.players if p != hand.shout]
+        return N_("{shouter}: {amount}; {others}: {other_amount} each.", shouter=hand.shout,
+                  amount=_signed(deltas[hand.shout]), others=_plus(others), other_amount=_signed(deltas[others[0]]))
+    return N_("{winners}: {amount} each; {losers}: {loss} each.", winners=_plus(outcome.winners),
+              amount=_signed(deltas[outcome.winners[0]]), losers=_plus(outcome.losers),
+              loss=_signed(deltas[outcome.losers[0]]))
