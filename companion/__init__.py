@@ -27,8 +27,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate
-    from . import i18n
+    from . import guard, i18n
 
+    guard.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
     csrf.init_app(app)
