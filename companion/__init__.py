@@ -16,6 +16,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SECRET_KEY"] = secret_key(app.instance_path)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
     app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env()  # FLASK_<SETTING>=<json value>, e.g. FLASK_HANDS_PER_PAGE=50
     if test_config:
         app.config.update(test_config)
     register_extensions(app)

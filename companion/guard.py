@@ -151,8 +151,8 @@ def guard_request() -> None:
         _refuse_long_chunked_body()
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             _check_fields(request.form.items(multi=True), "form")
-        elif request.is_json and request.content_length != 0:
-            body = request.get_json(silent=True)
+        elif (request.is_json or request.path.startswith("/api/")) and request.content_length != 0:
+            body = request.get_json(force=True, silent=True)  # the API reads any body as JSON
             if body is not None:
                 check_json_document(body)
 
