@@ -17,6 +17,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.instance_path)
     app.config.update(from_environment())
     app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env()  # FLASK_<SETTING>=<json value>, e.g. FLASK_HANDS_PER_PAGE=50
     if test_config:
         app.config.update(test_config)
     register_extensions(app)
@@ -29,9 +30,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate
-    from . import i18n
+    from . import guard, i18n
 
+    guard.init_app(app)
     db.init_app(app)
+    from . import scoring
+
+    app.before_request(scoring.start_request)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)

@@ -160,3 +160,14 @@ class HandEvent(db.Model):
 
     def __repr__(self) -> str:
         return f"<HandEvent {self.kind} hand={self.hand_id}>"
+
+
+class RateBucket(db.Model):
+    """Requests counted per (bucket, address) in fixed windows, shared by every worker and host."""
+
+    __tablename__ = "rate_buckets"
+    __table_args__ = (Index("ix_rate_buckets_window", "window_start"),)
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)  # "bucket:address"
+    window_start: Mapped[int] = mapped_column(BigInteger)  # epoch seconds, a multiple of the window
+    count: Mapped[int] = mapped_column(Integer)

@@ -249,7 +249,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
     table.stake = stake_value
     table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
     db.session.add(table)
-    db.session.commit()
+    _commit()
     return table
 
 
@@ -264,6 +264,22 @@ def check_edit_token(table: Table, token: Any) -> bool:
 
     return isinstance(token, str) and bool(token) and hmac.compare_digest(
         token.encode(), table.edit_token.encode())
+
+
+def _commit() -> None:
+    """Commit, and remember for the rest of the request that something was saved."""
+    db.session.commit()
+    db.session.info["saved"] = True
+
+
+def start_request() -> None:
+    """Run before each request: nothing saved yet (the session may outlive one request in tests)."""
+    db.session.info.pop("saved", None)
+
+
+def saved_in_this_request() -> bool:
+    """Whether this request committed a change (an error after that must not say "nothing was saved")."""
+    return bool(db.session.info.get("saved"))
 
 
 def discard_changes() -> None:
@@ -380,7 +396,7 @@ def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
         db.session.flush()
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,
                                  after=_snapshot(hand, points), hand_revision=1, device=_device(device)))
-        db.session.commit()
+        _commit()
         return hand
     except IntegrityError:
         db.session.rollback()
@@ -420,7 +436,7 @@ def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="edit", before=before,
                                  after=_snapshot(hand, points), hand_revision=hand.revision,
                                  device=_device(device)))
-        db.session.commit()
+        _commit()
         return hand
     except Exception:
         db.session.rollback()
@@ -446,7 +462,7 @@ def _set_status(table: Table, number, status: str, kind: str, revision, device) 
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=kind, before=before,
                                  after=_snapshot(hand, before["points"]), hand_revision=hand.revision,
                                  device=_device(device)))
-        db.session.commit()
+        _commit()
         return hand
     except Exception:
         db.session.rollback()
@@ -502,7 +518,7 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
                          after=_snapshot(hand, points), hand_revision=hand.revision,
                          undoes_id=event.id, device=_device(device))
         db.session.add(undo)
-        db.session.commit()
+        _commit()
         return undo
     except Exception:
         db.session.rollback()

@@ -20,7 +20,7 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables")
+TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets")
 _pg_ready = False
 
 
@@ -70,7 +70,8 @@ def make_app(tmp_path, **config):
     from companion.config import database_url
 
     url = database_url(str(tmp_path)) if os.environ.get("DATABASE_URL") else f"sqlite:///{tmp_path}/test.sqlite3"
-    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False}
+    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False,
+                "RATELIMIT_ENABLED": False}
     settings.update(config)
     app = create_app(settings)
     fresh_database(app)
@@ -90,6 +91,21 @@ def app(tmp_path):
     app = make_app(tmp_path)
     yield app
     close_app(app)
+
+
+@pytest.fixture
+def app_maker(tmp_path):
+    """``app_maker(**config)``: more apps over the same database as ``app`` would use (like
+    several workers), each closed afterwards."""
+    made = []
+
+    def make(**config):
+        made.append(make_app(tmp_path, **config))
+        return made[-1]
+
+    yield make
+    for each in reversed(made):
+        close_app(each)
 
 
 @pytest.fixture

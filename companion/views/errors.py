@@ -2,16 +2,35 @@
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DataError, StatementError
 from werkzeug.exceptions import HTTPException
 
-from ..scoring import discard_changes
+from ..guard import InputRejected
+from ..scoring import discard_changes, saved_in_this_request
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _answer(status: int, code: str, message: str, field: str | None = None):
+    if _wants_json():
+        return jsonify(error={"code": code, "message": message, "field": field}), status
+    return render_template("error.html", code=status, message=message), status
+
+
+def _out_of_range(error) -> bool:
+    """A value the database cannot hold (too large a number, a NUL on PostgreSQL …)."""
+    return isinstance(error, (DataError, OverflowError)) or (
+        isinstance(error, StatementError) and isinstance(error.orig, (OverflowError, ValueError)))
+
+
 def init_app(app: Flask) -> None:
+    @app.errorhandler(InputRejected)
+    def input_rejected(error: InputRejected):
+        discard_changes()
+        return _answer(error.status, error.code, error.message, error.field)
+
     @app.errorhandler(CSRFError)
     def csrf_error(error):
         discard_changes()
@@ -30,16 +49,22 @@ def init_app(app: Flask) -> None:
             413: _("What you sent is too large."),
         }
         message = messages.get(error.code, error.description)
-        if _wants_json():
-            return jsonify(error={"code": (error.name or "error").lower().replace(" ", "_"),
-                                  "message": message, "field": None}), error.code
-        return render_template("error.html", code=error.code, message=message), error.code
+        code = "too_large" if error.code == 413 else (error.name or "error").lower().replace(" ", "_")
+        return _answer(error.code, code, message)
 
     @app.errorhandler(Exception)
     def server_error(error):  # last resort: never show a traceback to a player
+        saved = saved_in_this_request()
         discard_changes()
+        if _out_of_range(error):
+            return _answer(400, "out_of_range", _("A value is out of range: a number is too large or a text "
+                                                  "holds a character that cannot be stored. Nothing was saved."))
         app.logger.exception("Unhandled error")
-        message = _("Something went wrong on our side. Nothing was saved; please try again.")
+        if saved:  # the change was committed before the failure: never say it was not
+            message = _("Something went wrong on our side after your change was saved. Reload the page to see "
+                        "it before you try again.")
+        else:
+            message = _("Something went wrong on our side. Nothing was saved; please try again.")
         if _wants_json():
             return jsonify(error={"code": "server_error", "message": message, "field": None}), 500
         return render_template("error.html", code=500, message=message), 500

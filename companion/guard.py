@@ -1,0 +1,163 @@
+"""The input guard at the edge: every request passes here before any view runs.
+
+Whatever a view, a form, a schema or the engine does later, it never sees:
+- an id in the path that is not of the id alphabet (no database lookup is made for it);
+- text with NUL, a lone surrogate, or a control character (tab and newlines excepted);
+- a JSON document nested deeper than :data:`MAX_JSON_DEPTH`, or with NaN / Infinity;
+- a single form or query value longer than :data:`MAX_FIELD_CHARS`.
+
+Refusals are :class:`InputRejected` (a 4xx with the usual error body, see ``views/errors.py``).
+Names are cleaned once by :func:`clean_name`: NFKC-normalised, invisible and direction-override
+characters refused with a message that says so.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import gettext as _
+from werkzeug.exceptions import NotFound, RequestEntityTooLarge
+
+# new_public_id() makes 22 characters of the URL-safe base64 alphabet; older or imported ids
+# may differ in length, never in alphabet.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+MAX_JSON_DEPTH = 32
+MAX_FIELD_CHARS = 8192
+_ID_ARGS = ("public_id",)
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+class InputRejected(Exception):
+    """Input refused at the edge: ``status`` (400, 404, 413), a stable ``code``, a message, a field."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.field = status, code, message, field
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot be stored or shown, or None: NUL, lone surrogates, control characters."""
+    for ch in value:
+        if ch in _ALLOWED_CONTROLS:
+            continue
+        category = unicodedata.category(ch)
+        if ch == "\x00":
+            return _("it contains a NUL character")
+        if category == "Cs":
+            return _("it contains a broken character (a lone surrogate)")
+        if category == "Cc":
+            return _("it contains a control character")
+    return None
+
+
+# Zero-width and direction-override characters make two different names look the same
+# ("Ana" and "Ana\u200b") or turn a name around on screen.
+_INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
+                       "\u2069\u3164\ufeff\uffa0")
+
+
+def clean_name(value: str) -> tuple[str, str | None]:
+    """A name as stored: NFKC-normalised, spaces collapsed. Returns (name, problem or None)."""
+    problem = text_problem(value)
+    if problem:
+        return value, problem
+    name = " ".join(unicodedata.normalize("NFKC", value).split())
+    if any(ch in _INVISIBLE or unicodedata.category(ch) == "Cf" for ch in name):
+        return name, _("it contains an invisible or text-direction character: type the name again without it")
+    return name, None
+
+
+def _walk(value: Any, path: str, depth: int) -> None:
+    if depth > MAX_JSON_DEPTH:
+        raise InputRejected(400, "bad_json", _("The JSON is nested too deeply (at most %(depth)d levels).",
+                                               depth=MAX_JSON_DEPTH), path or None)
+    if isinstance(value, str):
+        problem = text_problem(value)
+        if problem:
+            raise InputRejected(400, "bad_text", _("A value cannot be read: %(problem)s.", problem=problem),
+                                path or None)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if text_problem(str(key)):
+                raise InputRejected(400, "bad_text", _("A field name cannot be read: %(problem)s.",
+                                                       problem=text_problem(str(key))), None)
+            _walk(item, where, depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _walk(item, f"{path}.{i}" if path else str(i), depth + 1)
+
+
+def check_json_document(value: Any) -> None:
+    """Refuse a parsed JSON document that is too deep or holds unreadable text (also for the
+    JSON that forms carry in hidden fields)."""
+    _walk(value, "", 0)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` that refuses NaN/Infinity and turns runaway nesting into a ValueError."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply") from None
+
+
+class SafeJSONProvider(DefaultJSONProvider):
+    """Flask's JSON provider with :func:`loads` (every ``request.get_json`` goes through it)."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return loads(s)
+
+
+def _check_fields(items, source: str) -> None:
+    for key, value in items:
+        if len(value) > MAX_FIELD_CHARS:
+            raise InputRejected(413, "too_large", _("The value of %(field)s is too long.", field=key), key)
+        problem = text_problem(value) or text_problem(key)
+        if problem:
+            raise InputRejected(400, "bad_text", _("A value cannot be read: %(problem)s.", problem=problem), key)
+
+
+def _refuse_long_chunked_body() -> None:
+    """A body sent without a length (chunked) is cut at MAX_CONTENT_LENGTH by Werkzeug, which
+    would then read as broken JSON: a body that reaches the limit is refused as too large."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit and request.content_length is None and len(request.get_data(cache=True)) >= limit:
+        raise RequestEntityTooLarge()
+
+
+def guard_request() -> None:
+    for name in _ID_ARGS:
+        value = (request.view_args or {}).get(name)
+        if value is not None and not ID_PATTERN.fullmatch(value):  # the usual 404, before any lookup
+            if request.path.startswith("/api/"):
+                raise InputRejected(404, "unknown_table", _("There is no table with this id. Check the address, "
+                                                            "or open the table from its link again."), "table")
+            raise NotFound()
+    _check_fields(request.args.items(multi=True), "query")
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        _refuse_long_chunked_body()
+        if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+            _check_fields(request.form.items(multi=True), "form")
+        elif (request.is_json or request.path.startswith("/api/")) and request.content_length != 0:
+            body = request.get_json(force=True, silent=True)  # the API reads any body as JSON
+            if body is not None:
+                check_json_document(body)
+
+
+def init_app(app: Flask) -> None:
+    app.json_provider_class = SafeJSONProvider
+    app.json = SafeJSONProvider(app)
+    app.before_request(guard_request)

@@ -1,0 +1,76 @@
+"""Rate limits per client address that hold across workers and hosts: the counts live in the
+database (``rate_buckets``), one row per bucket and address, in fixed windows.
+
+``RATE_LIMITS`` (config) maps a bucket to ``(requests, seconds)``; ``RATELIMIT_ENABLED`` turns
+the whole thing off (the test suite does, except the tests of this module). A view opts in
+with ``@limited("bucket")``; past the limit the answer is 429 with the usual error body.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+from flask import current_app, request
+from flask_babel import gettext as _
+from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .extensions import db
+from .guard import InputRejected
+from .models import RateBucket
+
+DEFAULT_LIMITS = {
+    "open_table": (30, 3600),   # tables opened per address per hour
+    "write": (600, 600),        # recorded / edited / voided hands per address per 10 minutes
+    "join": (10, 600),          # PIN attempts per address per 10 minutes
+}
+
+
+def _insert(dialect: str):
+    return (postgresql if dialect == "postgresql" else sqlite).insert
+
+
+def hit(bucket: str, address: str, now: float | None = None) -> int:
+    """Count one request of ``address`` in ``bucket``; return the count in the current window.
+
+    One atomic upsert in its own transaction, so every worker sees the same count and a
+    request that fails later still counts."""
+    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+    window = int(now if now is not None else time.time()) // per * per
+    key = f"{bucket}:{address}"[:120]
+    with db.engine.begin() as conn:
+        insert = _insert(conn.dialect.name)(RateBucket).values(key=key, window_start=window, count=1)
+        same_window = RateBucket.window_start == insert.excluded.window_start
+        upsert = insert.on_conflict_do_update(
+            index_elements=[RateBucket.key],
+            set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
+                  "window_start": insert.excluded.window_start},
+        ).returning(RateBucket.count)
+        count = conn.execute(upsert).scalar_one()
+        if count == 1:  # a new window for this key: forget windows that ended a day ago
+            conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
+    return count
+
+
+def check(bucket: str) -> None:
+    """Raise 429 when this client is over the bucket's limit."""
+    if not current_app.config.get("RATELIMIT_ENABLED", True):
+        return
+    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+    if hit(bucket, request.remote_addr or "unknown") > limit:
+        minutes = max(1, per // 60)
+        raise InputRejected(429, "rate_limited", _(
+            "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
+            "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
+
+
+def limited(bucket: str):
+    """Decorator: count the request in ``bucket`` (writes only: GET and HEAD pass freely)."""
+    def wrap(view):
+        @functools.wraps(view)
+        def inner(*args, **kwargs):
+            if request.method not in ("GET", "HEAD"):
+                check(bucket)
+            return view(*args, **kwargs)
+        return inner
+    return wrap

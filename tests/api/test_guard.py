@@ -1,0 +1,84 @@
+"""The input guard at the edge (companion/guard.py): junk never reaches a view, and never a 500."""
+import http.client
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from api_helpers import assert_error
+from test_tables_api import open_table, record
+
+SURROGATE_TOKEN = b'{"token": "\\ud800"}'
+
+
+@pytest.mark.parametrize("method, suffix", [
+    ("POST", "/hands"), ("POST", "/undo"), ("PUT", "/hands/1"), ("POST", "/hands/1/void"),
+    ("POST", "/hands/1/restore"),
+])
+def test_lone_surrogate_token_in_the_body_is_400_not_500(api, method, suffix):
+    table = open_table(api)
+    assert record(api, table).status == 201
+    answer = api(method, f"/tables/{table['id']}{suffix}", raw=SURROGATE_TOKEN)
+    assert_error(answer, 400, "bad_text", "token")
+    assert api("GET", f"/tables/{table['id']}/hands").json["hands"][0]["status"] == "active"
+
+
+def test_a_plain_wrong_token_twin_is_still_403(api):
+    table = open_table(api)
+    answer = api("POST", f"/tables/{table['id']}/undo", raw=b'{"token": "nope"}')
+    assert answer.status == 403
+
+
+@pytest.mark.parametrize("path", ["/tables/%00abcdefghijklmnopqrst", "/tables/abc%00defghijklmnopqrst/hands",
+                                  "/tables/" + "%C3%A9" * 22])
+def test_ids_outside_the_alphabet_are_404_before_any_lookup(api, path):
+    assert_error(api("GET", path), 404, "unknown_table", "table")
+
+
+@pytest.mark.parametrize("field, value", [
+    ("request_id", "r\u0000"), ("request_id", "\ud800"), ("device", "ph\u0000ne"), ("device", "\x07bell"),
+])
+def test_nul_surrogate_and_control_characters_in_text_are_400(api, field, value):
+    table = open_table(api)
+    body = {"facts": {"winner": "Ana", "losers": {"Bo": {"cards": 3, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0},
+                                                  "Di": {"cards": 2, "jokers": 0}}}, "request_id": "ok", field: value}
+    raw = json.dumps(body).encode()  # json.dumps writes \ud800 as an escape, as a client would
+    answer = api("POST", f"/tables/{table['id']}/hands", raw=raw, headers={"X-Edit-Token": table["token"]})
+    assert_error(answer, 400, "bad_text", field)
+    assert api("GET", f"/tables/{table['id']}").json["hand_count"] == 0
+
+
+def test_text_twin_with_tabs_newlines_and_chinese_is_accepted(api):
+    table = open_table(api, notes="第一局\n\tfun")
+    assert api("GET", f"/tables/{table['id']}").status == 200
+
+
+def test_chunked_body_over_the_limit_is_413(api, live_server):
+    host = urlsplit(live_server)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.putrequest("POST", "/api/v1/check")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Transfer-Encoding", "chunked")
+    conn.endheaders()
+    chunk = b'{"pad": "' + b"x" * 300_000 + b'"}'
+    try:
+        conn.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(chunk), chunk))
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server may answer and close before reading everything
+    response = conn.getresponse()
+    body = json.loads(response.read())
+    assert response.status == 413
+    assert body["error"]["code"] == "too_large"
+
+
+def test_chunked_body_under_the_limit_twin_is_read(api, live_server):
+    host = urlsplit(live_server)
+    conn = http.client.HTTPConnection(host.hostname, host.port, timeout=20)
+    conn.putrequest("POST", "/api/v1/check")
+    conn.putheader("Content-Type", "application/json")
+    conn.putheader("Transfer-Encoding", "chunked")
+    conn.endheaders()
+    chunk = json.dumps({"game": "gandengyan", "previous": "7", "play": "8"}).encode()
+    conn.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(chunk), chunk))
+    response = conn.getresponse()
+    assert response.status == 200 and json.loads(response.read())["legal"] is True

@@ -1,0 +1,304 @@
+"""Fuzz every route through a live gunicorn (2 workers), with and without the edit token.
+
+Hypothesis draws requests — good ones, broken ones and hostile ones — for every page and API
+route; none may answer 5xx. Afterwards the database must still be sound: hand numbers
+contiguous per table, each hand's deltas summing to zero, exactly one create event per hand.
+Runs on SQLite and, under ``make test-pg``, on PostgreSQL. ``FUZZ_REQUESTS`` sets how many
+requests (default 10,000).
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from functools import partial
+from urllib.parse import quote
+from urllib.parse import urlencode as _urlencode
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
+PER_EXAMPLE = 5
+GDY = ["Ana", "Bo", "Chen", "Dee"]
+DG = ["P1", "P2", "P3", "P4"]
+
+pytestmark = pytest.mark.db
+urlencode = partial(_urlencode, errors="surrogatepass")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """gunicorn -w 2 over a migrated database; yields (base host, port, database url, log path)."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/fuzz.sqlite3"
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "fuzz-secret", "PYTHONPATH": str(ROOT),
+           "FLASK_RATELIMIT_ENABLED": "false"}
+    if "postgresql" in url:  # start from an empty schema: the other tests use create_all
+        engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+        engine.dispose()
+    subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    port = _free_port()
+    log = folder / "access.log"
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "2", "-b",
+                             f"127.0.0.1:{port}", "--access-logfile", str(log), "--error-logfile",
+                             str(folder / "error.log"), "app:app"], cwd=ROOT, env=env)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    try:
+        yield port, url, folder
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.count = 0
+        self.seconds = 0.0
+        self.cookie = ""
+        self.csrf = ""
+        self.statuses: dict[int, int] = {}
+
+    def send(self, method, path, body=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if body is not None and not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+            headers.setdefault("Content-Type", "application/json")
+        if isinstance(body, str):
+            body = body.encode("utf-8", "surrogatepass")
+        started = time.perf_counter()
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt:
+                    raise
+        self.count += 1
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        self.seconds += time.perf_counter() - started
+        self.statuses[response.status] = self.statuses.get(response.status, 0) + 1
+        if response.getheader("Connection", "").lower() == "close":
+            self.conn.close()
+        return response.status, raw
+
+
+@pytest.fixture(scope="module")
+def tables(server):
+    port = server[0]
+    client = Client(port)
+    made = {}
+    for game, players in (("gandengyan", GDY), ("dagong", DG)):
+        status, raw = client.send("POST", "/api/v1/tables", {"game": game, "name": f"fuzz {game}",
+                                                             "players": players, "stake": "0.5"})
+        assert status == 201, raw
+        made[game] = json.loads(raw)
+    return made
+
+
+junk_text = st.text(max_size=12) | st.sampled_from(["\x00", "\ud800", "\u202e", "9" * 5000, "%00", "../..",
+                                                     "<script>", "' OR 1=1 --", "１２", "NaN", "-1", "1e999"])
+json_scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | junk_text
+junk_json = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
+                         | st.dictionaries(junk_text, inner, max_size=4), max_leaves=12)
+
+
+@st.composite
+def valid_gdy(draw):
+    winner = draw(st.sampled_from(GDY))
+    losers = {}
+    for name in GDY:
+        if name != winner:
+            cards = draw(st.integers(1, 10))
+            losers[name] = {"cards": cards, "jokers": draw(st.integers(0, min(1, cards)))}
+    return {"winner": winner, "losers": losers}
+
+
+@st.composite
+def valid_dg(draw):
+    order = draw(st.permutations(DG))
+    banker = draw(st.sampled_from(DG))
+    partner = draw(st.sampled_from([p for p in DG if p != banker]))
+    first = [draw(st.integers(0, 13)) * 5 for _ in range(3)]
+    if sum(first) > 200:
+        first = [40, 40, 40]
+    captured = dict(zip(DG, first + [200 - sum(first)]))
+    return {"banker": banker, "partner": partner, "shout": None, "order": order, "captured": captured,
+            "last_hand_points": 0}
+
+
+def gdy_facts():
+    loser = st.fixed_dictionaries({"cards": st.integers(0, 30) | junk_json, "jokers": st.integers(0, 5)},
+                                  optional={"twos": st.integers(0, 9), "played": st.booleans(),
+                                            "held_bombs": st.lists(st.integers(2, 12), max_size=3)})
+    return st.fixed_dictionaries({"winner": st.sampled_from(GDY + ["Zed"]),
+                                  "losers": st.dictionaries(st.sampled_from(GDY + ["Zed"]), loser, max_size=4)},
+                                 optional={"bombs_played": st.lists(st.integers(0, 12), max_size=40)
+                                           | st.integers(0, 60), "junk": junk_json})
+
+
+def dg_facts():
+    return st.fixed_dictionaries({
+        "banker": st.sampled_from(DG), "partner": st.sampled_from(DG + [None]),
+        "shout": st.sampled_from(DG + [None, None, None]), "order": st.permutations(DG),
+        "captured": st.dictionaries(st.sampled_from(DG), st.integers(-10, 210).map(lambda n: n - n % 5), max_size=4),
+        "last_hand_points": st.integers(0, 200).map(lambda n: n - n % 5),
+    })
+
+
+def request_for(draw, tables, csrf=""):
+    """One request: a route drawn first, then only what that route needs (drawing is the cost)."""
+    game = draw(st.sampled_from(sorted(tables)))
+    table = tables[game]
+    pid = draw(st.sampled_from([table["id"]] * 6 + ["A" * 22, "x", "%00" + "A" * 21, quote("\u202e" * 3)]))
+    token = draw(st.sampled_from([table["token"]] * 6 + ["", "wrong" * 5, None]))
+    headers = {"X-Edit-Token": token} if token else {}
+    if token and draw(st.booleans()):
+        headers = {"Authorization": f"Bearer {token}"}
+    api = f"/api/v1/tables/{pid}"
+
+    def number():
+        return draw(st.integers(0, 12) | st.sampled_from([-1, 10**30]))
+
+    def facts():
+        kind = draw(st.integers(0, 5))
+        if kind <= 2:
+            return draw(valid_gdy() if game == "gandengyan" else valid_dg())
+        if kind <= 4:
+            return draw(gdy_facts() if game == "gandengyan" else dg_facts())
+        return draw(junk_json)
+
+    def write_body():
+        kind = draw(st.integers(0, 5))
+        if kind <= 3:
+            return {"facts": facts(), "request_id": draw(st.uuids().map(str) | st.text(max_size=6)),
+                    "revision": draw(st.integers(0, 4))}
+        if kind == 4:
+            return draw(junk_json)
+        return draw(st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"]))
+
+    def query():
+        return urlencode({"page": draw(st.integers(-2, 5) | junk_text), "per_page": draw(st.integers(-1, 500))})
+
+    routes = [
+        lambda: ("POST", f"{api}/hands", write_body(), headers),
+        lambda: ("POST", f"{api}/hands", write_body(), headers),
+        lambda: ("POST", f"{api}/hands", write_body(), headers),
+        lambda: ("PUT", f"{api}/hands/{number()}", write_body(), headers),
+        lambda: ("POST", f"{api}/hands/{number()}/{draw(st.sampled_from(['void', 'restore']))}", draw(junk_json),
+                 headers),
+        lambda: ("POST", f"{api}/undo", draw(junk_json), headers),
+        lambda: ("POST", "/api/v1/check", {"game": game, "previous": draw(junk_text | st.just("5 6 7")),
+                                           "play": draw(junk_text | st.just("6 7 JK")), "rules": draw(junk_json)}, {}),
+        lambda: ("POST", "/api/v1/settle", {"game": game, "players": GDY if game == "gandengyan" else DG,
+                                            **(lambda f: f if isinstance(f, dict) else {})(facts()),
+                                            "stake": draw(json_scalars)}, {}),
+        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from(["gandengyan", "dagong", "x"])),
+                                            "name": draw(junk_text), "players": draw(st.lists(junk_text, max_size=7)),
+                                            "stake": draw(json_scalars), "rules": draw(junk_json)}, {}),
+        lambda: ("GET", f"{api}?{query()}", None, {}),
+        lambda: ("GET", f"{api}/hands?{query()}", None, {}),
+        lambda: ("GET", f"{api}/hands/{number()}", None, {}),
+        lambda: ("GET", f"/t/{pid}?{urlencode({'key': token or '', 'page': draw(junk_text)})}", None, {}),
+        lambda: ("GET", f"/t/{pid}/{draw(st.sampled_from(['record', 'history', 'hands/1', 'hands/1/edit']))}",
+                 None, {}),
+        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['record', 'undo', 'hands/1/void', 'hands/1/edit']))}",
+                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, csrf, "forged"])),
+                            "winner": draw(junk_text | st.sampled_from(GDY + DG)),
+                            "facts_json": draw(junk_text | st.just("[" * 3000) | junk_json.map(json.dumps)),
+                            "request_id": draw(st.uuids().map(str)),
+                            **{f"{field}_{i}": draw(junk_text | st.integers(0, 12).map(str) | st.just("9" * 5000))
+                               for field in ("cards", "jokers", "captured") for i in range(2)}}),
+                 {"Content-Type": "application/x-www-form-urlencoded"}),
+        lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
+                 None, {}),
+        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
+                 None, {}),
+    ]
+    return routes[draw(st.integers(0, len(routes) - 1))]()
+
+
+@pytest.fixture(scope="module")
+def client(server, tables):
+    """A phone that opened both share links (its session may record) and holds a CSRF token."""
+    client = Client(server[0])
+    for table in tables.values():
+        status, _ = client.send("GET", f"/t/{table['id']}?key={table['token']}")
+        assert status == 302
+    status, raw = client.send("GET", f"/t/{tables['gandengyan']['id']}/record")
+    client.csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
+    return client
+
+
+def test_no_route_ever_answers_5xx(server, tables, client):
+    @settings(max_examples=max(1, REQUESTS // PER_EXAMPLE), database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def one_batch(data):
+        for _ in range(PER_EXAMPLE):
+            method, path, body, headers = request_for(data.draw, tables, client.csrf)
+            status, raw = client.send(method, path, body, headers)
+            assert status < 500, (method, path, body, status, raw[:500])
+
+    one_batch()
+    assert client.count >= REQUESTS
+    print(f"\nfuzz: {client.count} requests ({client.seconds:.0f} s waiting for the server), "
+          f"statuses {dict(sorted(client.statuses.items()))}")
+
+
+def test_the_database_is_sound_after_the_fuzz(server, tables, client, schema_rebuilt):
+    url = server[1]
+    engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1)
+                           if url.startswith("postgresql://") else url)
+    with engine.connect() as conn:
+        numbers = conn.execute(text("SELECT table_id, COUNT(*), MIN(number), MAX(number) FROM hands GROUP BY table_id")).all()
+        for _, count, low, high in numbers:
+            assert (low, high) == (1, count)
+        unbalanced = conn.execute(text(
+            "SELECT hand_id FROM hand_deltas GROUP BY hand_id HAVING SUM(points) <> 0")).all()
+        assert unbalanced == []
+        creates = conn.execute(text(
+            "SELECT h.id, COUNT(e.id) FROM hands h LEFT JOIN hand_events e ON e.hand_id = h.id AND e.kind = 'create' "
+            "GROUP BY h.id HAVING COUNT(e.id) <> 1")).all()
+        assert creates == []
+        hands = conn.execute(text("SELECT COUNT(*) FROM hands")).scalar_one()
+    engine.dispose()
+    print(f"\nfuzz: {hands} hands stored, all sound")

@@ -1,0 +1,43 @@
+"""Rate limits live in the database, so two workers (two apps, two connection pools) share them."""
+import pytest
+
+from companion import ratelimit
+from companion.guard import InputRejected
+
+
+@pytest.fixture
+def two_workers(app_maker):
+    limits = {"open_table": (3, 3600)}
+    return app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS=limits), app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS=limits)
+
+
+def _try(app, address):
+    with app.test_request_context("/new/gandengyan", method="POST", environ_base={"REMOTE_ADDR": address}):
+        ratelimit.check("open_table")
+
+
+@pytest.mark.db
+def test_the_limit_holds_across_workers_and_is_per_address(two_workers):
+    first, second = two_workers
+    _try(first, "10.0.0.1")
+    _try(second, "10.0.0.1")
+    _try(first, "10.0.0.1")  # three allowed, counted by both workers together
+    with pytest.raises(InputRejected) as caught:
+        _try(second, "10.0.0.1")
+    assert caught.value.status == 429 and caught.value.code == "rate_limited"
+    _try(second, "10.0.0.2")  # another address has its own count
+
+
+@pytest.mark.db
+def test_a_new_window_starts_the_count_again(two_workers):
+    first, _ = two_workers
+    with first.app_context():
+        assert [ratelimit.hit("open_table", "a", now=7200 + i) for i in range(4)] == [1, 2, 3, 4]
+        assert ratelimit.hit("open_table", "a", now=7200 + 3600) == 1
+        assert ratelimit.hit("open_table", "a", now=7200 + 3601) == 2
+
+
+@pytest.mark.db
+def test_disabled_limits_count_nothing(app_maker):
+    app = app_maker(RATELIMIT_ENABLED=False, RATE_LIMITS={"open_table": (0, 60)})
+    _try(app, "10.0.0.1")  # a limit of 0 would refuse at once if it were on
