@@ -40,7 +40,7 @@ def _plays_from_hand(hand, rng):
         if not card.is_joker:
             by_rank.setdefault(card.rank, []).append(card)
     plays = [[c] for c in rng.sample(hand, 4)]
-    for rank, cards in by_rank.items():
+    for cards in by_rank.values():
         if len(cards) >= 2:
             plays.append(cards[:2])
         if len(cards) >= 3:

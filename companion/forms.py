@@ -6,7 +6,6 @@ since names are any Unicode). ``facts()`` turns the posted form into the engine'
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -18,6 +17,7 @@ from wtforms.fields import Field
 from wtforms.validators import Optional as OptionalValidator
 
 from .engine import ENGINES
+from .guard import check_json_document, loads
 from .engine.common import EngineError
 from .models import Table
 
@@ -25,8 +25,9 @@ MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most s
 
 
 def _ascii_int(text) -> bool:
-    """True for ASCII digits only: '²'.isdigit() is True, yet int('²') fails."""
-    return isinstance(text, str) and text.isascii() and text.isdigit()
+    """True for a short run of ASCII digits: '²'.isdigit() is True, yet int('²') fails, and int()
+    refuses thousands of digits."""
+    return isinstance(text, str) and 0 < len(text) <= 6 and text.isascii() and text.isdigit()
 
 
 def _c(pairs) -> list:
@@ -188,7 +189,11 @@ def _sizes(field) -> list[int]:
         field.errors = list(field.errors or []) + [
             _l("Write the bomb sizes as numbers separated by spaces, e.g. 4 5.")]
         raise FormError()
-    return [int(n) for n in re.findall(r"[0-9]+", text)]
+    numbers = re.findall(r"[0-9]+", text)
+    if any(len(n) > 3 for n in numbers):
+        field.errors = list(field.errors or []) + [_l("A bomb has at most a few dozen cards: check the sizes.")]
+        raise FormError()
+    return [int(n) for n in numbers]
 
 
 class GandengyanHandForm(HandForm):
@@ -422,9 +427,11 @@ class ResubmitForm(FlaskForm):
 
     def facts(self) -> Any:
         try:
-            return json.loads(self.facts_json.data or "")
+            facts = loads(self.facts_json.data or "")
         except ValueError:
             raise FormError() from None
+        check_json_document(facts)  # too deep or unreadable text: a 400 like any other request
+        return facts
 
 
 class ActionForm(FlaskForm):

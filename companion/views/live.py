@@ -31,8 +31,8 @@ def etag_for(revision: int) -> str:
 
 
 def page_number() -> int:
-    page = request.args.get("page", "1")
-    return int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
+    page = request.args.get("page", 1, type=int)  # not a number (or thousands of digits): page 1
+    return page if 0 < page < 10**6 else 1
 
 
 def render_block(template_name: str, block: str, context: dict) -> str:

@@ -31,8 +31,8 @@ DASHES = ("", "8,4", "2,3", "10,3,2,3", "4,4", "12,2,2,2")
 
 
 def _page_arg() -> int:
-    page = request.args.get("page", "1")
-    return int(page) if page.isascii() and page.isdigit() and 0 < int(page) < 10**6 else 1
+    page = request.args.get("page", 1, type=int)  # not a number (or thousands of digits): page 1
+    return page if 0 < page < 10**6 else 1
 
 
 def _bdi(name: str) -> Markup:

@@ -7,7 +7,6 @@ import dataclasses
 import pytest
 
 from companion.engine import dagong
-from companion.engine.cards import CardError
 from companion.engine.common import FactsError, RulesError, Text
 
 P = ["P1", "P2", "P3", "P4"]

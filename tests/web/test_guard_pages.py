@@ -65,3 +65,23 @@ def test_an_error_after_a_commit_never_says_nothing_was_saved(app, gdy, client):
     assert "saved" in text_of(after) and "Nothing was saved" not in text_of(after)
     before = client.get("/boom-before-save")
     assert before.status_code == 500 and "Nothing was saved" in text_of(before)
+
+
+@pytest.mark.parametrize("data", [
+    {"facts_json": "[" * 3000, "request_id": "deep"},            # the conflict page's hidden JSON
+    {"facts_json": '{"winner": "\\ud800"}', "request_id": "sur"},  # unreadable text inside it
+    {"winner": "1", "cards_1": "9" * 5000, "jokers_1": "0", "cards_2": "3", "jokers_2": "0",
+     "cards_3": "2", "jokers_3": "0", "request_id": "big"},        # a number past int()'s limit
+    {"winner": "9" * 5000, "request_id": "seat"},
+])
+def test_hostile_form_values_are_4xx_and_store_nothing(client, gdy, writer, data):
+    writer(gdy)
+    response = client.post(f"/t/{gdy.public_id}/record", data=data)
+    assert 400 <= response.status_code < 500
+    assert db.session.scalar(select(func.count()).select_from(Hand)) == 0
+
+
+@pytest.mark.parametrize("suffix", ["", "/sheet", "/history"])
+def test_a_page_number_of_thousands_of_digits_is_page_one(client, gdy, suffix):
+    response = client.get(f"/t/{gdy.public_id}{suffix}?page=" + "9" * 5000)
+    assert response.status_code in (200, 404)
