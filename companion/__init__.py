@@ -20,6 +20,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env()  # FLASK_<SETTING>=<json value>, e.g. FLASK_HANDS_PER_PAGE=50
     if test_config:
         app.config.update(test_config)
+    register_edge(app)
     register_extensions(app)
     register_blueprints(app)
     register_cli(app)
@@ -28,15 +29,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def register_extensions(app: Flask) -> None:
-    from .extensions import csrf, db, migrate
-    from . import guard, i18n
+def register_edge(app: Flask) -> None:
+    """What every request passes first, before CSRF and the views: the input guard, the rate limits,
+    and a clean "nothing saved yet" for the error pages."""
+    from . import guard, ratelimit, scoring
 
     guard.init_app(app)
-    db.init_app(app)
-    from . import scoring
-
+    ratelimit.init_app(app)
     app.before_request(scoring.start_request)
+
+
+def register_extensions(app: Flask) -> None:
+    from .extensions import csrf, db, migrate
+    from . import i18n
+
+    db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)

@@ -20,6 +20,7 @@ from .engine import ENGINES
 from .guard import check_json_document, loads
 from .engine.common import EngineError
 from .models import Table
+from .scoring import CURRENCY_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
 
@@ -47,15 +48,15 @@ class NewTableForm(FlaskForm):
     # No WTForms validators on values the core parses: scoring (and the engine) judge them, so the
     # page, the JSON API and the CLI give the same code and message.
     name = StringField(_l("Name of the table"),
-                       render_kw={"autocomplete": "off", "maxlength": 200, "required": True})
+                       render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "required": True})
     stake = StringField(_l("Money per point"), default="1",
                         render_kw={"inputmode": "decimal", "autocomplete": "off"})
-    currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": 40,
+    currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": CURRENCY_MAX,
                                                                  "placeholder": "¥ € Rp ₩ $"})
     # validate_choice=False: the engine's rules_from_dict judges the preset (one code and message)
     preset = SelectField(_l("House rules preset"), choices=[], default="", validate_choice=False)
     first_dealer = SelectField(_l("First dealer"), choices=[], default="")
-    notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2})
+    notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2, "maxlength": NOTES_MAX})
 
     def player_fields(self):
         return [getattr(self, f"player_{i}") for i in range(1, MAX_SEATS + 1) if hasattr(self, f"player_{i}")]
@@ -93,7 +94,7 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
     attrs: dict[str, Any] = {"_switches": dict(module.SWITCHES), "_choice_values": {}}
     for i in range(1, seats + 1):
         attrs[f"player_{i}"] = StringField(_l("Player %(n)s", n=i),
-                                           render_kw={"autocomplete": "off", "maxlength": 100})
+                                           render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX})
     for key, switch in module.SWITCHES.items():
         if switch.kind in ("int", "number"):
             attrs[f"rule_{key}"] = StringField(key, render_kw={"inputmode": "decimal", "autocomplete": "off"})

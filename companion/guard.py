@@ -7,8 +7,7 @@ Whatever a view, a form, a schema or the engine does later, it never sees:
 - a single form or query value longer than :data:`MAX_FIELD_CHARS`.
 
 Refusals are :class:`InputRejected` (a 4xx with the usual error body, see ``views/errors.py``).
-Names are cleaned once by :func:`clean_name`: NFKC-normalised, invisible and direction-override
-characters refused with a message that says so.
+Names and notes are judged once more, field by field, by ``scoring`` (NFKC, invisible characters).
 """
 from __future__ import annotations
 
@@ -55,24 +54,6 @@ def text_problem(value: str) -> str | None:
         if category == "Cc":
             return _("it contains a control character")
     return None
-
-
-# Zero-width and direction-override characters make two different names look the same
-# ("Ana" and "Ana\u200b") or turn a name around on screen.
-_INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
-                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
-                       "\u2069\u3164\ufeff\uffa0")
-
-
-def clean_name(value: str) -> tuple[str, str | None]:
-    """A name as stored: NFKC-normalised, spaces collapsed. Returns (name, problem or None)."""
-    problem = text_problem(value)
-    if problem:
-        return value, problem
-    name = " ".join(unicodedata.normalize("NFKC", value).split())
-    if any(ch in _INVISIBLE or unicodedata.category(ch) == "Cf" for ch in name):
-        return name, _("it contains an invisible or text-direction character: type the name again without it")
-    return name, None
 
 
 def _walk(value: Any, path: str, depth: int) -> None:
@@ -124,16 +105,29 @@ class SafeJSONProvider(DefaultJSONProvider):
 def _check_fields(items, source: str) -> None:
     for key, value in items:
         if len(value) > MAX_FIELD_CHARS:
-            raise InputRejected(413, "too_large", _("The value of %(field)s is too long.", field=key), key)
+            raise InputRejected(413, "request_entity_too_large", _("The value of %(field)s is too long.", field=key), key)
         problem = text_problem(value) or text_problem(key)
         if problem:
             raise InputRejected(400, "bad_text", _("A value cannot be read: %(problem)s.", problem=problem), key)
 
 
+# Writes of one hand are small: their bodies are capped lower than MAX_CONTENT_LENGTH, so what a
+# hand stores stays bounded. Importing a whole table may send more.
+HAND_WRITES = frozenset({"tables.undo", "hands.record", "hands.edit", "hands.void", "hands.restore",
+                         "api.record_hand", "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo"})
+
+
+def _set_body_limit() -> None:
+    if request.endpoint in HAND_WRITES:
+        request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", 8 * 1024))
+    elif request.endpoint == "review.import_table":
+        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 32 * 1024 * 1024))
+
+
 def _refuse_long_chunked_body() -> None:
-    """A body sent without a length (chunked) is cut at MAX_CONTENT_LENGTH by Werkzeug, which
-    would then read as broken JSON: a body that reaches the limit is refused as too large."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    """A body sent without a length (chunked) is cut at the limit by Werkzeug, which would then
+    read as broken JSON: a body that reaches the limit is refused as too large."""
+    limit = request.max_content_length
     if limit and request.content_length is None and len(request.get_data(cache=True)) >= limit:
         raise RequestEntityTooLarge()
 
@@ -148,6 +142,7 @@ def guard_request() -> None:
             raise NotFound()
     _check_fields(request.args.items(multi=True), "query")
     if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        _set_body_limit()
         _refuse_long_chunked_body()
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             _check_fields(request.form.items(multi=True), "form")

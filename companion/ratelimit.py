@@ -2,12 +2,12 @@
 database (``rate_buckets``), one row per bucket and address, in fixed windows.
 
 ``RATE_LIMITS`` (config) maps a bucket to ``(requests, seconds)``; ``RATELIMIT_ENABLED`` turns
-the whole thing off (the test suite does, except the tests of this module). A view opts in
-with ``@limited("bucket")``; past the limit the answer is 429 with the usual error body.
+the whole thing off (the test suite does, except the tests of this module). :data:`LIMITED`
+names the endpoints each bucket counts (their writes only); past the limit the answer is 429
+with the usual error body, before the view runs.
 """
 from __future__ import annotations
 
-import functools
 import time
 
 from flask import current_app, request
@@ -64,13 +64,20 @@ def check(bucket: str) -> None:
             "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
 
 
-def limited(bucket: str):
-    """Decorator: count the request in ``bucket`` (writes only: GET and HEAD pass freely)."""
-    def wrap(view):
-        @functools.wraps(view)
-        def inner(*args, **kwargs):
-            if request.method not in ("GET", "HEAD"):
-                check(bucket)
-            return view(*args, **kwargs)
-        return inner
-    return wrap
+LIMITED = {
+    "tables.new": "open_table", "api.create_table": "open_table", "review.import_table": "open_table",
+    **{endpoint: "write" for endpoint in (
+        "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
+        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo")},
+}
+
+
+def before_request() -> None:
+    """Count a write to a limited endpoint (reads pass freely)."""
+    bucket = LIMITED.get(request.endpoint or "")
+    if bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
+        check(bucket)
+
+
+def init_app(app) -> None:
+    app.before_request(before_request)

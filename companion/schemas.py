@@ -28,6 +28,7 @@ from .engine import ENGINES
 from .engine.errors import EngineError
 from .engine.money import parse_stake
 from .i18n import tr
+from .scoring import CURRENCY_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_TEXT = 200          # longest card text / reading we accept
 MAX_REQUEST_ID = 64
@@ -42,7 +43,7 @@ ERROR_CODES = {
     "empty_body": _l("The body is empty."),
     "bad_json": _l("The body is not valid JSON (or nests too deeply, or is not UTF-8)."),
     "not_an_object": _l("The body is JSON but not an object."),
-    "request_entity_too_large": _l("The body is larger than 64 KiB (HTTP 413)."),
+    "request_entity_too_large": _l("The body is too large: at most 64 KiB, and 8 KiB to change a hand (HTTP 413)."),
     "unknown_field": _l("A field the request does not take; \"field\" names it."),
     "unreadable": _l("A value the engine could not read (a bug to report); nothing was saved."),
     # one value
@@ -458,7 +459,8 @@ class Names(Value):
     """Player names in seat order (scoring judges each name)."""
 
     def __init__(self, **kwargs):
-        super().__init__(metadata={"type": "array", "items": {"type": "string"}}, **kwargs)
+        super().__init__(metadata={"type": "array", "items": {"type": "string", "maxLength": PLAYER_NAME_MAX}},
+                         **kwargs)
 
     def missing_message(self, key):
         return _("\"players\" is required: a list of names in seat order.")
@@ -606,13 +608,14 @@ SettleRequest = type("SettleRequest", (_SettleBody,), {
 
 class NewTableRequest(Request):
     game = Game()
-    name = Text(max_length=10_000)
+    # scoring judges the lengths (one message on every face); the document states the same limits
+    name = Text(max_length=10_000, metadata={"type": "string", "maxLength": NAME_MAX})
     players = Names(required=True)
     stake = Stake(allow_zero=True)
-    currency = Text(max_length=10_000)
+    currency = Text(max_length=10_000, metadata={"type": "string", "maxLength": CURRENCY_MAX})
     preset = Preset()
     rules = HouseRules()
-    notes = Text(max_length=100_000)
+    notes = Text(max_length=100_000, metadata={"type": "string", "maxLength": NOTES_MAX})
     first_dealer = Text(max_length=10_000)
 
     @post_load
@@ -842,6 +845,9 @@ class HandChangeAnswer(HandAnswer):
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     created = fields.Boolean(metadata={"description": "After POST …/hands: false when the request_id was "
                                                      "already recorded (nothing new was stored)."})
+    idempotent = fields.Boolean(metadata={"description": "After POST …/hands: false when the request had "
+                                                        "neither request_id nor Idempotency-Key, so a retry "
+                                                        "would record the hand again."})
 
 
 class HandsPageAnswer(Answer):

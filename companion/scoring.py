@@ -11,6 +11,7 @@ so hand numbers, request ids and revisions are checked against committed data.
 from __future__ import annotations
 
 import json
+import unicodedata
 from decimal import Decimal
 from typing import Any, Iterable, NamedTuple
 
@@ -171,7 +172,17 @@ def _text_error(what: str, problem: str, field: str, **params) -> ScoringError:
     make = sentences.get((what, problem)) or (lambda: N_("This text cannot be used here."))
     if problem == "bad_text":
         make = lambda: N_("Use plain text here (no control characters).")  # noqa: E731
+    if problem == "invisible":
+        make = lambda: N_("This text holds an invisible or text-direction character (often pasted along "  # noqa: E731
+                          "with a name): type it again without it.")
     return ScoringError(make(), code=problem, field=field)
+
+
+# Zero-width and direction-override characters make two names look the same ("Ana" and
+# "Ana\u200b") or turn a name around on screen.
+_INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u200c\u200d\u200e\u200f"
+                       "\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068"
+                       "\u2069\u3164\ufeff\uffa0")
 
 
 def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: str, n: int | None = None) -> str:
@@ -179,9 +190,11 @@ def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: s
         value = ""
     if not isinstance(value, str):
         raise _text_error(what, "bad_text", field)
-    value = " ".join(value.split())  # no newlines/tabs, no doubled spaces
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+    value = " ".join(unicodedata.normalize("NFKC", value).split())  # one spelling; no newlines or doubled spaces
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or unicodedata.category(ch) == "Cs" for ch in value):
         raise _text_error(what, "bad_text", field)
+    if any(ch in _INVISIBLE or unicodedata.category(ch) == "Cf" for ch in value):
+        raise _text_error(what, "invisible", field)
     if required and not value:
         raise _text_error(what, "required", field, n=n)
     if len(value) > maximum:
@@ -326,13 +339,6 @@ def _find_by_request(table: Table, request_id: str) -> Hand | None:
     return db.session.scalar(select(Hand).where(Hand.table_id == table.id, Hand.request_id == request_id))
 
 
-def request_seen(table: Table, request_id: Any) -> bool:
-    """Whether a hand was already recorded at this table with this request id."""
-    if not isinstance(request_id, str):
-        return False
-    return _find_by_request(table, request_id.strip()) is not None
-
-
 def get_hand(table: Table, number: Any) -> Hand | None:
     try:
         number = int(number)
@@ -362,16 +368,25 @@ def _check_revision(revision: Any) -> int:
 
 def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
                 expected_number: int | None = None) -> Hand:
-    """Settle and store a new hand. The same ``request_id`` again returns the stored hand and records
-    nothing. ``expected_number`` (the number the form was opened for): when another hand was recorded
-    in between, raise :class:`Conflict` with that hand as ``current``."""
+    """Settle and store a new hand (see :func:`record_hand_once`); the hand, new or stored before."""
+    return record_hand_once(table, facts, request_id=request_id, device=device,
+                            expected_number=expected_number)[0]
+
+
+def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
+                     expected_number: int | None = None) -> tuple[Hand, bool]:
+    """Settle and store a new hand: ``(hand, True)``. The same ``request_id`` again returns
+    ``(the stored hand, False)`` and records nothing — also when two requests race: only the one
+    whose commit stored the hand says True. ``expected_number`` (the number the form was opened
+    for): when another hand was recorded in between, raise :class:`Conflict` with that hand as
+    ``current``."""
     if not isinstance(request_id, str) or not 1 <= len(request_id.strip()) <= 64:
         raise ScoringError(N_("Each recorded hand needs a request id of 1 to 64 characters."),
                            code="bad_request_id", field="request_id")
     request_id = request_id.strip()
     existing = _find_by_request(table, request_id)
     if existing is not None:
-        return existing
+        return existing, False
     facts = _prepare_facts(table, facts)
     _settlement, points, outcome = _settle_points(table, facts)
     try:
@@ -379,7 +394,7 @@ def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
         existing = _find_by_request(table, request_id)
         if existing is not None:
             db.session.rollback()
-            return existing
+            return existing, False
         if expected_number is not None and table.hand_seq > int(expected_number):
             current = get_hand(table, int(expected_number))
             if current is not None:
@@ -397,12 +412,12 @@ def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,
                                  after=_snapshot(hand, points), hand_revision=1, device=_device(device)))
         _commit()
-        return hand
+        return hand, True
     except IntegrityError:
         db.session.rollback()
         existing = _find_by_request(table, request_id)
         if existing is not None:
-            return existing
+            return existing, False
         raise
     except Exception:
         db.session.rollback()

@@ -264,18 +264,23 @@ def get_hand(public_id, number):
 @bp.doc(operationId="record_hand", responses={201: {"links": HAND_LINKS}, 200: {"links": HAND_LINKS}})
 @errors(403, 404, 409, 413)
 def record_hand(data, public_id):
-    """Record a hand. The same request_id (or Idempotency-Key header) records it once."""
+    """Record a hand. The same request_id (or Idempotency-Key header) records it once: a retry answers
+    200 with ``created: false``. Without either, every request records a new hand (``idempotent:
+    false`` in the answer), so a client that may retry must send one."""
     table = _table_or_404(public_id)
     _require_token(table, data)
     facts = data["facts"]
     strict_numbers(facts, table.game)
-    request_id = data.get("request_id")
-    if request_id is None:
-        request_id = (request.headers.get("Idempotency-Key") or "")[:MAX_REQUEST_ID] or secrets.token_urlsafe(16)
-    existed = scoring.request_seen(table, request_id)
-    hand = _scoring_call(scoring.record_hand, table, facts, request_id=request_id, device=_device(data),
-                         expected_number=data.get("expected_number"))
-    return jsonify(serializers.hand_answer(table, hand, created=not existed)), 200 if existed else 201
+    request_id = data.get("request_id") or (request.headers.get("Idempotency-Key") or "").strip() or None
+    idempotent = request_id is not None
+    if len(request_id or "") > MAX_REQUEST_ID:
+        raise InputError(400, "bad_request_id", _("The Idempotency-Key may have at most %(n)d characters.",
+                                                  n=MAX_REQUEST_ID), "request_id")
+    hand, created = _scoring_call(scoring.record_hand_once, table, facts,
+                                  request_id=request_id or "server-" + secrets.token_urlsafe(16),
+                                  device=_device(data), expected_number=data.get("expected_number"))
+    return (jsonify(serializers.hand_answer(table, hand, created=created, idempotent=idempotent)),
+            201 if created else 200)
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])

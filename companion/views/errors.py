@@ -49,7 +49,7 @@ def init_app(app: Flask) -> None:
             413: _("What you sent is too large."),
         }
         message = messages.get(error.code, error.description)
-        code = "too_large" if error.code == 413 else (error.name or "error").lower().replace(" ", "_")
+        code = (error.name or "error").lower().replace(" ", "_")  # 413: request_entity_too_large
         return _answer(error.code, code, message)
 
     @app.errorhandler(Exception)

@@ -1,9 +1,10 @@
 """The input guard on pages: junk in a path or a form is a clear 4xx page, nothing is stored."""
+import unicodedata
+
 import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.guard import clean_name
 from companion.models import Hand
 from web_helpers import text_of
 
@@ -27,17 +28,31 @@ def test_overlong_query_value_is_413(client, ctx):
     assert client.get("/check?play=" + "5" * 9000).status_code == 413
 
 
-@pytest.mark.parametrize("raw, problem", [
-    ("Ana\u200b", True), ("\u202eanA", True), ("A\u2066na", True), ("Ana", False), ("李 明", False),
-    ("Ｊｏｅ", False),
+@pytest.mark.parametrize("raw, code", [
+    ("Ana\u200b", "invisible"), ("\u202eanA", "invisible"), ("A\u2066na", "invisible"), ("Ana\x07", "bad_text"),
+    ("Ana", None), ("李 明", None), ("Ｊｏｅ", None),
 ])
-def test_names_refuse_invisible_and_direction_characters(raw, problem):
-    name, why = clean_name(raw)
-    assert (why is not None) is problem
+def test_player_names_refuse_invisible_and_direction_characters(ctx, raw, code):
+    from companion import scoring
+    from companion.engine.errors import EngineError
+
+    if code is None:
+        table = scoring.create_table(game="gandengyan", name="t", players=[raw, "Bo"])
+        assert table.player_names[0] == unicodedata.normalize("NFKC", raw)
+    else:
+        with pytest.raises(EngineError) as caught:
+            scoring.create_table(game="gandengyan", name="t", players=[raw, "Bo"])
+        assert caught.value.code == code and caught.value.field == "players.0"
 
 
-def test_names_are_nfkc_normalised_and_spaces_collapsed():
-    assert clean_name("  Ｊｏｅ   Li ") == ("Joe Li", None)
+def test_names_are_nfkc_normalised_so_lookalikes_are_one_player(ctx):
+    from companion import scoring
+    from companion.engine.errors import EngineError
+
+    assert scoring.create_table(game="gandengyan", name="t", players=["  Ｊｏｅ   Li ", "Bo"]).player_names[0] == "Joe Li"
+    with pytest.raises(EngineError) as caught:
+        scoring.create_table(game="gandengyan", name="t", players=["Joe", "Ｊｏｅ"])
+    assert caught.value.code == "duplicate_player"
 
 
 def test_an_error_after_a_commit_never_says_nothing_was_saved(app, gdy, client):

@@ -41,3 +41,17 @@ def test_a_new_window_starts_the_count_again(two_workers):
 def test_disabled_limits_count_nothing(app_maker):
     app = app_maker(RATELIMIT_ENABLED=False, RATE_LIMITS={"open_table": (0, 60)})
     _try(app, "10.0.0.1")  # a limit of 0 would refuse at once if it were on
+
+
+@pytest.mark.db
+def test_opening_tables_past_the_limit_is_429_on_pages_and_api(app_maker):
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"open_table": (2, 3600)})
+    client = app.test_client()
+    body = {"game": "gandengyan", "name": "x", "players": ["A", "B"]}
+    assert client.post("/api/v1/tables", json=body).status_code == 201
+    assert client.post("/new/gandengyan", data={"name": ""}).status_code in (200, 400)  # counted, refused form
+    answer = client.post("/api/v1/tables", json=body)
+    assert answer.status_code == 429 and answer.json["error"]["code"] == "rate_limited"
+    page = client.post("/new/gandengyan", data={"name": "y"})
+    assert page.status_code == 429 and "Too many requests" in page.get_data(as_text=True)
+    assert client.get("/new/gandengyan").status_code == 200  # reading is never limited
