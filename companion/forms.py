@@ -355,8 +355,10 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
         needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
         base = DagongHandForm
         attrs["banker"] = SelectField(_l("Banker"), choices=_c(player_choices), validate_choice=False, default="")
-        attrs["partner"] = SelectField(_l("Partner (holds the bright card's twin)"),
-                                       choices=_c([("", "—")] + player_choices), validate_choice=False, default="")
+        # pills (radio buttons): one tap, with or without JavaScript
+        attrs["partner"] = RadioField(_l("Partner (holds the bright card's twin)"),
+                                      choices=_c(player_choices + [("", _l("Nobody"))]),
+                                      validators=[OptionalValidator()], validate_choice=False, default="")
         attrs["shout"] = SelectField(_l("Who shouted (plays alone, 1 against 3)?"),
                                      choices=_c([("", _l("Nobody"))] + player_choices), validate_choice=False, default="")
         attrs["bright_card"] = StringField(_l("Bright card (optional, e.g. 7h)"),

@@ -30,6 +30,84 @@
     });
   }
 
+  // Number chips (templates/_macros.html `chips`): one tap sets the value (or adds to it, for
+  // captured points); "10+" opens the field for typing. The field stays the one that is sent.
+  function chips() {
+    document.querySelectorAll(".chip-field").forEach(function (field) {
+      var box = field.querySelector(".chips"), input = field.querySelector("input");
+      if (!box || !input || field.dataset.ready) return;
+      field.dataset.ready = "1";
+      var add = !!field.dataset.add;
+      var more = box.querySelector(".more");
+      var values = [].map.call(box.querySelectorAll(".chip:not(.more)"), function (b) { return b.dataset.value; });
+      box.hidden = false;
+      field.classList.add("chips-on");
+      function paint() {
+        var v = input.value.trim();
+        var typing = !add && more && v !== "" && values.indexOf(String(parseInt(v, 10))) < 0;
+        field.classList.toggle("typing", add || !!typing || field.classList.contains("typing-kept"));
+        box.querySelectorAll(".chip").forEach(function (b) {
+          var on = b.classList.contains("more") ? !!typing : (!add && v !== "" && b.dataset.value === String(parseInt(v, 10)));
+          b.setAttribute("aria-pressed", on ? "true" : "false");
+        });
+      }
+      box.querySelectorAll(".chip").forEach(function (b) {
+        b.addEventListener("click", function () {
+          if (b.classList.contains("more")) {
+            field.classList.add("typing-kept");
+            if (!input.value || parseInt(input.value, 10) < parseInt(b.dataset.more, 10)) input.value = b.dataset.more;
+            paint(); input.focus(); input.select();
+          } else if (add && b.dataset.add) {
+            var now = parseInt(input.value || "0", 10);
+            input.value = (isNaN(now) ? 0 : now) + parseInt(b.dataset.value, 10);
+          } else {
+            field.classList.remove("typing-kept");
+            input.value = b.dataset.value;
+          }
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          paint();
+        });
+      });
+      input.addEventListener("input", paint);
+      paint();
+    });
+  }
+
+  // 大冶打拱: once all but one player's captured points are entered, the last one is what is left
+  // of 200 (minus the points left in the last hand); typing in it keeps what is typed.
+  function capturedTotal() {
+    var box = document.querySelector(".hand-form.dagong #captured-field");
+    if (!box) return;
+    var inputs = [].slice.call(box.querySelectorAll("input[name^=captured_]"));
+    var last = document.getElementById("last_hand_points"), note = document.getElementById("auto-note");
+    var touched = inputs.map(function (i) { return i.value !== "" && i.value !== "0"; });
+    var auto = -1;
+    function fill() {
+      var open = [];
+      inputs.forEach(function (i, k) { if (!touched[k]) open.push(k); });
+      var sum = 0;
+      inputs.forEach(function (i, k) { if (touched[k]) sum += parseInt(i.value || "0", 10) || 0; });
+      var rest = 200 - sum - (last ? parseInt(last.value || "0", 10) || 0 : 0);
+      if (open.length === 1 && rest >= 0) {
+        auto = open[0]; inputs[auto].value = rest;
+        inputs[auto].closest(".chip-field").classList.add("auto");
+      } else {
+        auto = -1;
+      }
+      if (note) note.hidden = auto < 0;
+    }
+    inputs.forEach(function (i, k) {
+      i.addEventListener("input", function () {  // typed, or a chip tapped: this one is the player's
+        touched[k] = true;
+        i.closest(".chip-field").classList.remove("auto");
+        if (k === auto) auto = -1;
+        fill();
+      });
+    });
+    if (last) last.addEventListener("input", fill);
+    fill();
+  }
+
   // 干瞪眼: hide the winner's row (the winner has no cards left).
   function winnerRows() {
     var form = document.querySelector(".hand-form.gandengyan");
@@ -64,9 +142,12 @@
     var selects = [1, 2, 3, 4].map(function (i) { return document.getElementById("order_" + i); });
     if (selects.some(function (s) { return !s; })) return;
     box.hidden = false;
+    var fs = box.closest("fieldset");
+    if (fs && !fs.querySelector(".order-selects .has-error")) fs.classList.add("tapping");
     var clear = document.createElement("button");
     clear.type = "button"; clear.className = "pill clear"; clear.textContent = box.dataset.clear || "×";
     box.appendChild(clear);
+    var autoFourth = null;
     function order() { return selects.map(function (s) { return s.value; }).filter(Boolean); }
     function paint() {
       var o = order();
@@ -79,12 +160,23 @@
     box.querySelectorAll(".tap").forEach(function (b) {
       b.addEventListener("click", function () {
         var o = order(), i = o.indexOf(b.dataset.name);
-        if (i >= 0) o.splice(i, 1); else if (o.length < 4) o.push(b.dataset.name);
+        if (b.dataset.name === autoFourth) { autoFourth = null; return; }  // tapping the filled-in fourth confirms it
+        if (i >= 0) {
+          o.splice(i, 1);
+          if (autoFourth) { o.splice(o.indexOf(autoFourth), 1); autoFourth = null; }
+        } else if (o.length < 4) {
+          o.push(b.dataset.name);
+          if (o.length === 3) {  // the one left is fourth: no tap needed
+            box.querySelectorAll(".tap").forEach(function (t) {
+              if (o.indexOf(t.dataset.name) < 0) { o.push(t.dataset.name); autoFourth = t.dataset.name; }
+            });
+          }
+        }
         selects.forEach(function (s, k) { s.value = o[k] || ""; });
         paint();
       });
     });
-    clear.addEventListener("click", function () { selects.forEach(function (s) { s.value = ""; }); paint(); });
+    clear.addEventListener("click", function () { autoFourth = null; selects.forEach(function (s) { s.value = ""; }); paint(); });
     selects.forEach(function (s) { s.addEventListener("change", paint); });
     paint();
   }
@@ -119,11 +211,28 @@
   }
 
   // 大冶打拱: a shout means no partner.
+  // The partner pills are radio buttons (the last one is "Nobody").
   function shoutClearsPartner() {
-    var shout = document.getElementById("shout"), partner = document.getElementById("partner");
-    if (!shout || !partner) return;
-    shout.addEventListener("change", function () { if (shout.value) partner.value = ""; });
-    partner.addEventListener("change", function () { if (partner.value) shout.value = ""; });
+    var shout = document.getElementById("shout");
+    var partners = [].slice.call(document.querySelectorAll("input[name=partner]"));
+    if (!shout || !partners.length) return;
+    shout.addEventListener("change", function () {
+      if (shout.value) partners.forEach(function (r) { r.checked = r.value === ""; });
+    });
+    partners.forEach(function (r) {
+      r.addEventListener("change", function () { if (r.checked && r.value) shout.value = ""; });
+    });
+    // the banker cannot be their own partner
+    var banker = document.getElementById("banker");
+    function mark() {
+      partners.forEach(function (r) {
+        var mine = banker && r.value && r.value === banker.value;
+        r.disabled = !!mine;
+        r.closest(".pill").classList.toggle("off", !!mine);
+        if (mine && r.checked) r.checked = false;
+      });
+    }
+    if (banker) { banker.addEventListener("change", mark); mark(); }
   }
 
   // Read-only link fields: select the whole link when tapped (no inline handlers: see the CSP).
@@ -135,7 +244,7 @@
 
   ready(function () {
     selectOnFocus();
-    steppers(); winnerRows(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
+    chips(); steppers(); winnerRows(); capturedTotal(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again
     if (e.persisted) document.querySelectorAll("form").forEach(function (f) {

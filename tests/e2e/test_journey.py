@@ -18,6 +18,16 @@ def small_targets(page: Page):
         .filter(([_, h]) => h < 44)""")
 
 
+def set_number(page: Page, field_id: str, value: int):
+    """Tap the number chip (or "10+" and type, for big numbers)."""
+    chip = page.locator(f"#{field_id}-field .chip[data-value='{value}']")
+    if chip.count():
+        chip.click()
+    else:
+        page.click(f"#{field_id}-field .chip.more")
+        page.fill(f"#{field_id}", str(value))
+
+
 def standings(page: Page) -> dict:
     rows = page.locator("#standings tbody tr")
     return {rows.nth(i).get_attribute("data-player"): rows.nth(i).locator(".points").inner_text()
@@ -45,8 +55,8 @@ def record_gandengyan(page: Page, winner: str, losers: dict):
     page.click("#record") if page.locator("#record").count() else page.click("#next-hand")
     page.locator("label.pill", has_text=winner).click()
     for seat, (cards, jokers) in losers.items():
-        page.fill(f"#cards_{seat}", str(cards))
-        page.fill(f"#jokers_{seat}", str(jokers))
+        set_number(page, f"cards_{seat}", cards)
+        set_number(page, f"jokers_{seat}", jokers)
     no_horizontal_scroll(page)
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
@@ -61,10 +71,10 @@ def test_gandengyan_evening(page: Page, live_server):
     page.click("#next-hand")
     page.locator("label.pill", has_text="Bo").click()
     expect(page.locator("#loser-1")).to_be_hidden()
-    page.fill("#cards_0", "4")
-    page.click("#jokers_0 >> xpath=../button[2]")              # the + stepper
-    page.click("#jokers_0 >> xpath=../button[1]")              # and − again: 0 jokers
-    page.fill("#cards_2", "1")
+    set_number(page, "cards_0", 4)
+    set_number(page, "jokers_0", 1)                            # a joker chip
+    set_number(page, "jokers_0", 0)                            # and back to 0 jokers
+    set_number(page, "cards_2", 1)
     page.click("#save-hand")                                   # Bo +5, Ann −4, Cy −1
     expect(page.locator("#saved")).to_be_visible()
     # the dealer suggested for the next hand is the winner
@@ -80,7 +90,8 @@ def test_gandengyan_evening(page: Page, live_server):
     page.click("#hand-2 a.hand-link")
     page.click("#edit")
     expect(page.locator("#cards_2")).to_have_value("1")
-    page.fill("#cards_2", "3")
+    expect(page.locator("#cards_2-field .chip[data-value='1']")).to_have_attribute("aria-pressed", "true")
+    set_number(page, "cards_2", 3)
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
     page.click("#back-to-table")
@@ -100,9 +111,9 @@ def test_gandengyan_evening(page: Page, live_server):
     # a bad record keeps the input and says what is wrong
     page.click("#record")
     page.locator("label.pill", has_text="Ann").click()
-    page.fill("#cards_1", "2")
-    page.fill("#jokers_1", "9")
-    page.fill("#cards_2", "1")
+    set_number(page, "cards_1", 2)
+    set_number(page, "jokers_1", 9)                            # typed: no chip says 9
+    set_number(page, "cards_2", 1)
     page.click("#save-hand")
     expect(page.locator("#jokers_1-error")).to_be_visible()
     expect(page.locator("#jokers_1")).to_have_value("9")
@@ -115,7 +126,7 @@ def test_dagong_evening(page: Page, live_server):
     def record(partner, shout, order, captured, last):
         page.click("#record") if page.locator("#record").count() else page.click("#next-hand")
         if partner:
-            page.select_option("#partner", partner)
+            page.locator("#partner-field label.pill", has_text=partner).click()
         if shout:
             page.select_option("#shout", shout)
         for name in order:                                     # tap players in the order they went out
@@ -137,7 +148,7 @@ def test_dagong_evening(page: Page, live_server):
     # Zhang shouts and goes out first: +12, the others −4
     page.click("#next-hand")
     page.select_option("#shout", "Zhang")
-    expect(page.locator("#partner")).to_have_value("")
+    expect(page.locator("#partner-field input[value='']")).to_be_checked()
     page.go_back()
     record(None, "Zhang", ["Zhang"], [0, 0, 0, 0], 0)
     page.click("#back-to-table")
@@ -153,7 +164,10 @@ def test_dagong_evening(page: Page, live_server):
     page.click("#hand-1 a.hand-link")
     page.click("#edit")
     expect(page.locator("#order_4")).to_have_value("Zhao")
-    page.select_option("#partner", "Wang")
+    page.locator("#partner-field label.pill", has_text="Wang").click()
+    page.click(".tap-order .clear")      # partners 1st and 2nd: the hand ended there (E12)
+    page.locator(".tap-order button.tap", has_text="Li").click()
+    page.locator(".tap-order button.tap", has_text="Wang").click()
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
     page.click("#back-to-table")
@@ -188,9 +202,9 @@ def test_house_rule_fields_and_read_only_friend(page: Page, live_server, browser
     expect(page.locator("#only_opening_0")).to_be_hidden()
     page.select_option("#dealer", "Ann")
     page.locator("label.pill", has_text="Cy").click()
-    page.fill("#cards_0", "4")
+    set_number(page, "cards_0", 4)
     page.check("#only_opening_0")
-    page.fill("#cards_1", "5")
+    set_number(page, "cards_1", 5)
     page.check("#never_played_1")
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()

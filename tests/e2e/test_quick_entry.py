@@ -1,0 +1,112 @@
+"""Issue 10: a typical hand of each game recorded by taps alone, counted; and the no-JS form.
+
+Every interaction goes through ``Taps.tap`` (a real click on a visible element): no ``fill``, no
+``select_option``, so the count is what a player's thumb does, Save included.
+"""
+from playwright.sync_api import Page, expect
+
+from companion import scoring
+
+
+class Taps:
+    def __init__(self, page: Page):
+        self.page, self.count = page, 0
+
+    def tap(self, locator):
+        expect(locator).to_be_visible()
+        locator.click()
+        self.count += 1
+
+
+def _table(live_server, game, players, **kw):
+    with live_server.app.app_context():
+        table = scoring.create_table(game=game, name="quick", players=players, **kw)
+        return table.public_id, table.edit_token
+
+
+def test_gandengyan_typical_hand_in_at_most_8_taps(page: Page, live_server):
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy", "Dee"], first_dealer="Ann")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    t = Taps(page)
+    t.tap(page.locator("label.pill", has_text="Bo"))                     # the winner
+    t.tap(page.locator("#cards_0-field .chip[data-value='3']"))           # Ann: 3 cards
+    t.tap(page.locator("#jokers_0-field .chip[data-value='1']"))          # … and a joker
+    t.tap(page.locator("#cards_2-field .chip[data-value='5']"))           # Cy: 5 cards
+    t.tap(page.locator("#cards_3-field .chip[data-value='1']"))           # Dee: 1 card
+    t.tap(page.locator("#save-hand"))
+    expect(page.locator("#saved")).to_be_visible()
+    print(f"\n干瞪眼 typical hand: {t.count} taps")
+    assert t.count <= 8
+    expect(page.locator("#hand-deltas")).to_contain_text("+12")           # 3×2 + 5 + 1
+
+
+def test_gandengyan_ten_or_more_cards_opens_the_field(page: Page, live_server):
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo"], first_dealer="Ann")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    page.locator("label.pill", has_text="Bo").click()
+    expect(page.locator("#cards_0")).to_be_hidden()
+    page.click("#cards_0-field .chip.more")
+    expect(page.locator("#cards_0")).to_be_visible()
+    expect(page.locator("#cards_0")).to_have_value("10")
+    page.fill("#cards_0", "12")
+    page.click("#save-hand")
+    expect(page.locator("#hand-deltas")).to_contain_text("+12")
+
+
+def test_dagong_typical_2v2_hand_in_at_most_10_taps(page: Page, live_server):
+    public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    expect(page.locator("#banker")).to_have_value("Li")                   # remembered: no tap
+    t = Taps(page)
+    t.tap(page.locator("#partner-field label.pill", has_text="Zhang"))    # the partner
+    for name in ("Li", "Wang", "Zhang"):                                  # the order; Zhao is fourth
+        t.tap(page.locator(".tap-order button.tap", has_text=name))
+    expect(page.locator("#order_4")).to_have_value("Zhao")
+    t.tap(page.locator("#captured_0-field .chip[data-value='50']"))       # Li 60
+    t.tap(page.locator("#captured_0-field .chip[data-value='10']"))
+    t.tap(page.locator("#captured_1-field .chip[data-value='50']"))       # Wang 50
+    t.tap(page.locator("#captured_2-field .chip[data-value='20']"))       # Zhang 30
+    t.tap(page.locator("#captured_2-field .chip[data-value='10']"))
+    expect(page.locator("#captured_3")).to_have_value("60")               # Zhao: the rest of 200
+    t.tap(page.locator("#save-hand"))
+    expect(page.locator("#saved")).to_be_visible()
+    print(f"\n大冶打拱 2v2 typical hand: {t.count} taps")
+    assert t.count <= 10
+    expect(page.locator("#hand-deltas")).to_contain_text("+1")
+
+
+def test_dagong_filled_fourth_points_stay_editable(page: Page, live_server):
+    public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    for seat, points in ((0, "100"), (1, "50"), (2, "20")):
+        page.click(f"#captured_{seat}-field .chip[data-value='{points}']")
+    expect(page.locator("#captured_3")).to_have_value("30")
+    expect(page.locator("#auto-note")).to_be_visible()
+    page.fill("#last_hand_points", "10")
+    page.locator("#last_hand_points").dispatch_event("input")
+    expect(page.locator("#captured_3")).to_have_value("20")
+    page.fill("#captured_3", "25")
+    expect(page.locator("#auto-note")).to_be_hidden()
+
+
+def test_no_js_form_hides_what_needs_javascript(browser, live_server):
+    public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}/record")
+    expect(page.locator(".tap-order")).to_be_hidden()
+    expect(page.locator(".chips").first).to_be_hidden()
+    expect(page.locator("#order_1")).to_be_visible()
+    page.locator("#partner-field label.pill", has_text="Zhang").click()
+    page.select_option("#order_1", "Li")
+    page.select_option("#order_2", "Zhang")
+    page.fill("#captured_0", "120")
+    page.fill("#captured_2", "80")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    context.close()
