@@ -105,6 +105,14 @@ def normalize_facts(table: Table, facts: Any) -> dict:
     return _prepare_facts(table, facts)
 
 
+def facts_digest(table: Table, facts: Any) -> str:
+    """A short fingerprint of the facts as they would be stored (to spot the same hand sent twice)."""
+    import hashlib
+
+    normal = _prepare_facts(table, facts)
+    return hashlib.sha256(json.dumps(normal, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
+
+
 def settlement_for(table: Table, facts: Any):
     """The engine's Settlement for these facts at this table (money at the table's stake); stores nothing."""
     facts = _prepare_facts(table, facts)

@@ -25,6 +25,15 @@ def _out_of_range(error) -> bool:
         isinstance(error, StatementError) and isinstance(error.orig, (OverflowError, ValueError)))
 
 
+def csrf_answer():
+    """A form whose CSRF token is missing or expired (the hand forms come back filled in instead)."""
+    discard_changes()
+    message = _("The form expired or was sent from elsewhere. Go back, reload the page and send it again; nothing was saved.")
+    if _wants_json():
+        return jsonify(error={"code": "csrf", "message": message, "field": None}), 400
+    return render_template("error.html", code=400, message=message), 400
+
+
 def init_app(app: Flask) -> None:
     @app.errorhandler(InputRejected)
     def input_rejected(error: InputRejected):
@@ -33,11 +42,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        discard_changes()
-        message = _("The form expired or was sent from elsewhere. Go back, reload the page and send it again; nothing was saved.")
-        if _wants_json():
-            return jsonify(error={"code": "csrf", "message": message, "field": None}), 400
-        return render_template("error.html", code=400, message=message), 400
+        return csrf_answer()
 
     @app.errorhandler(HTTPException)
     def http_error(error):

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 
 from .. import scoring
 from ..engine.common import EngineError
 from ..forms import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
 from ..models import Hand, Table
-from .tables import device_label, engine_message, table_view
+from .tables import device_label, engine_message, load_table, remember, table_view
 
 bp = Blueprint("hands", __name__)
 
@@ -29,9 +31,56 @@ def _hand(table: Table, number: int) -> Hand:
     return hand
 
 
-def _render_form(table, form, *, hand=None, status=200):
-    return render_template("hand_form.html", table=table, form=form, hand=hand,
+def _render_form(table, form, *, hand=None, status=200, duplicate=None):
+    return render_template("hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
                            dealer=scoring.current_dealer(table)), status
+
+
+# --------------------------------------------------------------------------------------------
+# The same hand twice from one phone (Back after Save, a fresh request id): ask before recording
+
+
+def _remember_saved(table: Table, hand: Hand, digest: str, request_id: str) -> None:
+    session["last_saved"] = {"t": table.public_id, "n": hand.number, "d": digest, "r": request_id,
+                             "at": int(time.time())}
+
+
+def _looks_like_again(table: Table, digest: str, request_id: str) -> Hand | None:
+    """The hand this phone saved moments ago with these very facts (still counting), if any."""
+    last = session.get("last_saved")
+    if not isinstance(last, dict) or last.get("t") != table.public_id or last.get("d") != digest:
+        return None
+    if last.get("r") == request_id:  # the very same form again: the request id makes it one hand
+        return None
+    at = last.get("at")
+    if not isinstance(at, int) or time.time() - at > current_app.config["DUPLICATE_WINDOW_SECONDS"]:
+        return None
+    hand = scoring.get_hand(table, last.get("n"))
+    return hand if hand is not None and hand.status == scoring.ACTIVE else None
+
+
+@bp.errorhandler(CSRFError)
+def expired_form(error):
+    """The session or the form's token expired while the form was open: show the form again with
+    everything typed still in it (a fresh token; the edit key on the page restores write access)."""
+    from .errors import csrf_answer
+
+    args = request.view_args or {}
+    if request.method != "POST" or request.endpoint not in ("hands.record", "hands.edit") or \
+            "public_id" not in args or request.form.get("facts_json") is not None:
+        return csrf_answer()
+    scoring.discard_changes()
+    table = load_table(args["public_id"])
+    if not g.can_edit:
+        if not scoring.check_edit_token(table, request.form.get("edit_key", "")):
+            return csrf_answer()
+        remember(table)
+        g.can_edit = True
+    hand = _hand(table, args["number"]) if request.endpoint == "hands.edit" else None
+    form = _form(table, post=True)
+    form.form_errors.append(_("This page was open a long time and its safety token expired. Everything you "
+                              "entered is still here: check it and tap Save again."))
+    return _render_form(table, form, hand=hand, status=400)
 
 
 def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | None = None):
@@ -76,11 +125,18 @@ def record(table: Table):
     if not form.validate():
         return _render_form(table, form, status=400)
     expected = request.form.get("expected_number", type=int)
+    request_id = form.request_id.data or ""
     try:
         facts = form.facts()
-        hand = scoring.record_hand(table, facts, request_id=form.request_id.data or "",
-                                   device=device_label(),
-                                   expected_number=expected if expected is not None and expected > 0 else None)
+        digest = scoring.facts_digest(table, facts)
+        again = _looks_like_again(table, digest, request_id)
+        if again is not None and request.form.get("confirm_duplicate") != "1":
+            return _render_form(table, form, status=409, duplicate=again)
+        hand, created = scoring.record_hand_once(
+            table, facts, request_id=request_id, device=device_label(),
+            expected_number=expected if expected is not None and expected > 0 else None)
+        if created:
+            _remember_saved(table, hand, digest, request_id)
     except FormError:
         return _render_form(table, form, status=400)
     except scoring.Conflict as error:

@@ -110,3 +110,25 @@ def test_no_js_form_hides_what_needs_javascript(browser, live_server):
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
     context.close()
+
+
+def test_back_after_save_does_not_record_the_hand_twice(page: Page, live_server):
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy"], first_dealer="Ann")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    page.locator("label.pill", has_text="Ann").click()
+    page.click("#cards_1-field .chip[data-value='4']")
+    page.click("#cards_2-field .chip[data-value='2']")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#save-hand")).to_be_visible()
+    if not page.locator("#cards_1").input_value():          # the browser did not keep the form: refill it
+        page.locator("label.pill", has_text="Ann").click()
+        page.click("#cards_1-field .chip[data-value='4']")
+        page.click("#cards_2-field .chip[data-value='2']")
+    page.click("#save-hand")
+    expect(page.locator("#duplicate")).to_contain_text("hand 1 again")
+    page.click("#record-anyway")                            # one tap when it really was the same again
+    expect(page.locator("#saved")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("2")

@@ -3,6 +3,7 @@ import json
 import re
 
 import pytest
+from flask import g
 
 from companion import scoring
 from companion.extensions import db
@@ -402,3 +403,75 @@ def test_xi_qian_bonus_is_asked_only_when_the_table_plays_it(client, dg, writer)
     bad = dg_form(xi_bombs_2="seven")
     response = client.post(f"/t/{xi.public_id}/record", data={**bad, **open_form(client, xi)})
     assert response.status_code == 400 and "xi_bombs_2" in field_errors(response)
+
+
+# --- issue 10: the same hand twice from one phone; an expired form keeps what was typed ------------
+
+
+def test_back_after_save_asks_before_recording_the_same_hand_again(client, gdy, writer):
+    writer(gdy)
+    first = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), **open_form(client, gdy)})
+    assert first.status_code == 302
+    before = snapshot()
+    # Back, then Save again: the page came back with a fresh request id
+    again = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), **open_form(client, gdy)})
+    assert again.status_code == 409
+    assert "This looks like hand 1 again" in text_of(again)
+    assert hidden(again, "cards_1") == "3"                       # everything typed is still there
+    assert snapshot() == before
+    # one tap: record it anyway
+    confirmed = client.post(f"/t/{gdy.public_id}/record",
+                            data={**gdy_form(), "request_id": hidden(again, "request_id"),
+                                  "expected_number": hidden(again, "expected_number"), "confirm_duplicate": "1"})
+    assert confirmed.status_code == 302
+    assert db.session.query(Hand).count() == 2
+
+
+def test_different_facts_or_another_phone_are_not_duplicates(client, gdy, writer, app):
+    writer(gdy)
+    assert client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), **open_form(client, gdy)}).status_code == 302
+    assert client.post(f"/t/{gdy.public_id}/record",
+                       data={**gdy_form(cards_2="6"), **open_form(client, gdy)}).status_code == 302
+    other = app.test_client()
+    other.get(f"/t/{gdy.public_id}?key={gdy.edit_token}")
+    page = other.get(f"/t/{gdy.public_id}/record")
+    data = {**gdy_form(cards_2="6"), "request_id": hidden(page, "request_id"), "expected_number": "3"}
+    assert other.post(f"/t/{gdy.public_id}/record", data=data).status_code == 302
+    assert db.session.query(Hand).count() == 3
+
+
+def test_the_same_hand_after_the_window_is_recorded(client, gdy, writer, app):
+    writer(gdy)
+    app.config["DUPLICATE_WINDOW_SECONDS"] = -1
+    for _ in range(2):
+        assert client.post(f"/t/{gdy.public_id}/record",
+                           data={**gdy_form(), **open_form(client, gdy)}).status_code == 302
+    assert db.session.query(Hand).count() == 2
+
+
+def test_expired_session_brings_the_form_back_filled_in(client, gdy, writer, app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    writer(gdy)
+    page = client.get(f"/t/{gdy.public_id}/record")
+    data = {**gdy_form(), "request_id": hidden(page, "request_id"), "expected_number": "1",
+            "csrf_token": hidden(page, "csrf_token"), "edit_key": hidden(page, "edit_key")}
+    client.delete_cookie("session")                             # the phone slept all evening
+    g.pop("csrf_token", None)  # the test's app context (ctx) outlives requests: forget the old token
+    before = snapshot()
+    response = client.post(f"/t/{gdy.public_id}/record", data=data)
+    assert response.status_code == 400
+    assert "Everything you entered is still here" in text_of(response)
+    g.pop("csrf_token", None)
+    assert hidden(response, "cards_2") == "5" and hidden(response, "request_id") == data["request_id"]
+    assert snapshot() == before
+    # one tap: Save again (the page carries a fresh token)
+    again = client.post(f"/t/{gdy.public_id}/record", data={**data, "csrf_token": hidden(response, "csrf_token")})
+    assert again.status_code == 302, text_of(again)[:600]
+    assert db.session.query(Hand).count() == 1
+
+
+def test_expired_form_without_the_edit_key_is_refused(client, gdy, app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    response = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), "edit_key": "wrong"})
+    assert response.status_code == 400
+    assert "Everything you entered" not in text_of(response)
