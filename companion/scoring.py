@@ -502,6 +502,19 @@ def restore_hand(table: Table, number, *, revision, device=None) -> Hand:
     return _set_status(table, number, ACTIVE, "restore", revision, device)
 
 
+def _undo_target(table: Table):
+    """The query of the change the next undo takes back: the latest one not undone yet."""
+    undone = select(HandEvent.undoes_id).where(HandEvent.table_id == table.id, HandEvent.undoes_id.is_not(None))
+    return (select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind != "undo",
+                                    HandEvent.id.not_in(undone))
+            .order_by(desc(HandEvent.id)).limit(1))
+
+
+def next_undo(table: Table) -> HandEvent | None:
+    """The change "Undo" would take back now (the button says which), or None."""
+    return db.session.scalar(_undo_target(table))
+
+
 def undo_last(table: Table, *, device=None) -> HandEvent | None:
     """Undo the table's latest change that is not yet undone (repeat to go further back).
 
@@ -511,12 +524,7 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
     """
     try:
         _lock(table)
-        undone = select(HandEvent.undoes_id).where(HandEvent.table_id == table.id,
-                                                   HandEvent.undoes_id.is_not(None))
-        event = db.session.scalar(
-            select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind != "undo",
-                                    HandEvent.id.not_in(undone))
-            .order_by(desc(HandEvent.id)).limit(1))
+        event = db.session.scalar(_undo_target(table))
         if event is None:
             db.session.rollback()
             return None

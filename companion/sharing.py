@@ -161,4 +161,5 @@ def live_view(table: Table, page: int, per_page: int) -> dict:
     counted, total = scoring.hand_counts(table)
     return {"table": table, "players": table.players, "standings": scoring.standings(table),
             "hands": hands, "deltas": deltas, "counted": counted, "total": total, "page": page,
-            "pages": max(1, -(-total // per_page)), "dealer": scoring.current_dealer(table)}
+            "pages": max(1, -(-total // per_page)), "dealer": scoring.current_dealer(table),
+            "next_undo": scoring.next_undo(table)}

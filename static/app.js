@@ -185,7 +185,7 @@
   function disableOnSubmit(root) {
     (root || document).querySelectorAll("form").forEach(function (form) {
       form.addEventListener("submit", function (e) {
-        var msg = form.dataset.confirm;
+        var msg = (e.submitter && e.submitter.dataset.confirm) || form.dataset.confirm;
         if (msg && !window.confirm(msg)) { e.preventDefault(); return; }
         if (form.dataset.sent) { e.preventDefault(); return; }
         form.dataset.sent = "1";

@@ -225,3 +225,22 @@ def test_undo_that_the_engine_refuses_changes_nothing(client, gdy, writer, monke
     response = client.post(f"/t/{gdy.public_id}/undo", follow_redirects=True)
     assert response.status_code == 200 and "Could not undo" in text_of(response)
     assert snapshot() == before
+
+
+def test_undo_button_sits_above_the_hands_and_says_what_it_undoes(client, gdy, writer):
+    writer(gdy)
+    facts = {"winner": "Ann", "losers": {n: {"cards": 1, "jokers": 0} for n in GDY_PLAYERS[1:]}}
+    assert "id=\"undo\"" not in client.get(f"/t/{gdy.public_id}").get_data(as_text=True)
+    scoring.record_hand(gdy, facts, request_id="a", device="Bo's phone")
+    html = client.get(f"/t/{gdy.public_id}").get_data(as_text=True)
+    assert html.index('id="undo"') < html.index('id="hands"')
+    assert "Undo: hand 1 recorded by Bo&#39;s phone" in html
+    scoring.void_hand(gdy, 1, revision=1)
+    assert "Undo: voiding hand 1 (it counts again)" in text_of(client.get(f"/t/{gdy.public_id}"))
+    client.post(f"/t/{gdy.public_id}/undo")                    # the void is undone
+    assert "Undo: hand 1 recorded by Bo's phone" in text_of(client.get(f"/t/{gdy.public_id}"))
+    # a phone that only watches sees no undo button
+    from flask import current_app
+
+    watcher = current_app.test_client()
+    assert 'id="undo"' not in watcher.get(f"/t/{gdy.public_id}").get_data(as_text=True)
