@@ -20,7 +20,7 @@ from .engine import ENGINES
 from .guard import check_json_document, loads
 from .engine.common import EngineError
 from .models import Table
-from .scoring import CURRENCY_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
+from .scoring import CURRENCY_MAX, DEVICE_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
 
@@ -50,7 +50,7 @@ class NewTableForm(FlaskForm):
     name = StringField(_l("Name of the table"),
                        render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "required": True})
     stake = StringField(_l("Money per point"), default="1",
-                        render_kw={"inputmode": "decimal", "autocomplete": "off"})
+                        render_kw={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20})
     currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": CURRENCY_MAX,
                                                                  "placeholder": "¥ € Rp ₩ $"})
     # validate_choice=False: the engine's rules_from_dict judges the preset (one code and message)
@@ -97,7 +97,8 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
                                            render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX})
     for key, switch in module.SWITCHES.items():
         if switch.kind in ("int", "number"):
-            attrs[f"rule_{key}"] = StringField(key, render_kw={"inputmode": "decimal", "autocomplete": "off"})
+            attrs[f"rule_{key}"] = StringField(key, render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
+                                                               "autocomplete": "off", "maxlength": 12})
         else:
             choices = [("", _l("(as the preset says)"))]
             values = {}
@@ -340,14 +341,14 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
                                                      render_kw={"inputmode": "numeric", "min": 0})
             if "held_bombs" in needed:
                 attrs[f"held_bombs_{seat}"] = StringField(_l("Bombs held (sizes, e.g. 4 5)"),
-                                                          render_kw={"inputmode": "numeric", "autocomplete": "off"})
+                                                          render_kw={"autocomplete": "off", "maxlength": DEVICE_MAX})
             if "played" in needed:
                 attrs[f"never_played_{seat}"] = BooleanField(_l("Never played a card"))
             if "dealer_only_opening" in needed:
                 attrs[f"only_opening_{seat}"] = BooleanField(_l("Dealer: only the opening lead"))
         if "bombs_played" in needed:
             attrs["bombs_played"] = StringField(_l("Bombs played this hand (sizes, e.g. 4 4 5)"),
-                                                render_kw={"inputmode": "numeric", "autocomplete": "off"})
+                                                render_kw={"autocomplete": "off", "maxlength": 120})
         if "tricks" in needed:
             attrs["tricks"] = IntegerField(_l("Number of tricks played"), validators=[OptionalValidator()],
                                            render_kw={"inputmode": "numeric", "min": 0})
@@ -374,7 +375,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
         if "xi_bombs" in needed:
             for seat in range(len(names)):
                 attrs[f"xi_bombs_{seat}"] = StringField(_l("Hard 7- or 8-card bombs played (喜), e.g. 7 8"),
-                                                        render_kw={"inputmode": "numeric", "autocomplete": "off"})
+                                                        render_kw={"autocomplete": "off", "maxlength": DEVICE_MAX})
         attrs["last_hand_points"] = IntegerField(_l("Points left in the last player's hand"), default=0,
                                                  validators=[OptionalValidator()],
                                                  render_kw={"inputmode": "numeric", "step": 5, "min": 0})
@@ -445,4 +446,4 @@ class ActionForm(FlaskForm):
 
 class DeviceForm(FlaskForm):
     device = StringField(_l("This phone's name (shown in the history)"),
-                         render_kw={"autocomplete": "off", "maxlength": 60})
+                         render_kw={"autocomplete": "off", "maxlength": DEVICE_MAX})

@@ -36,6 +36,15 @@ def tr(text) -> str:
     return text
 
 
+def utc_iso(moment) -> str:
+    """ISO 8601 with the zone (stored times are UTC; SQLite gives them back without a zone)."""
+    from datetime import timezone
+
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
 
@@ -54,3 +63,4 @@ def init_app(app: Flask) -> None:
         return response
 
     app.jinja_env.filters["tr"] = tr
+    app.jinja_env.filters["utc_iso"] = utc_iso

@@ -73,6 +73,69 @@
     });
   }
 
+  // Bomb sizes: "+4" adds a bomb of 4 cards to the list; tapping a listed bomb takes it away.
+  function sizeLists() {
+    document.querySelectorAll(".size-list").forEach(function (field) {
+      var input = field.querySelector("input"), box = field.querySelector(".chips"),
+        chosen = field.querySelector(".size-chosen");
+      if (!input || !box || !chosen || field.dataset.ready) return;
+      field.dataset.ready = "1";
+      function list() { return (input.value.match(/[0-9]+/g) || []); }
+      function paint() {
+        chosen.textContent = "";
+        var l = list();
+        if (!l.length) { var none = document.createElement("span"); none.className = "muted"; none.textContent = chosen.dataset.none; chosen.appendChild(none); }
+        l.forEach(function (n, i) {
+          var b = document.createElement("button");
+          b.type = "button"; b.className = "chip chosen-size"; b.textContent = n + " ×";
+          b.setAttribute("aria-label", (chosen.dataset.remove || "").replace("{n}", n));
+          b.addEventListener("click", function () { var l2 = list(); l2.splice(i, 1); input.value = l2.join(" "); paint(); });
+          chosen.appendChild(b);
+        });
+      }
+      box.querySelectorAll(".add-size").forEach(function (b) {
+        b.addEventListener("click", function () { var l = list(); l.push(b.dataset.value); input.value = l.join(" "); paint(); });
+      });
+      input.addEventListener("input", paint);
+      box.hidden = false; chosen.hidden = false; field.classList.add("chips-on");
+      paint();
+    });
+  }
+
+  // Times: the server writes UTC (ISO in datetime=, readable UTC text inside); shown in the phone's zone.
+  function localTimes(root) {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var lang = document.documentElement.lang || undefined, fmt;
+    try { fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }); } catch (e) { return; }
+    (root || document).querySelectorAll("time[datetime]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d.getTime())) { t.title = t.textContent; t.textContent = fmt.format(d); }
+    });
+  }
+
+  // Long names are shortened; a tap shows the whole name (the numbers beside them never hide).
+  function fullNames() {
+    document.addEventListener("click", function (e) {
+      var el = e.target.closest && e.target.closest(".short");
+      if (el) el.classList.toggle("full");
+    });
+  }
+
+  // Large type for the standings (a phone in the middle of the table), remembered on this phone.
+  function bigType() {
+    var b = document.getElementById("big-type");
+    if (!b) return;
+    var on = window.localStorage && localStorage.getItem("bigType") === "on";
+    function set(v) {
+      document.documentElement.classList.toggle("big-type", v);
+      b.setAttribute("aria-pressed", v ? "true" : "false");
+      try { localStorage.setItem("bigType", v ? "on" : "off"); } catch (e) { /* private mode */ }
+    }
+    b.hidden = false;
+    set(!!on);
+    b.addEventListener("click", function () { set(b.getAttribute("aria-pressed") !== "true"); });
+  }
+
   // 大冶打拱: once all but one player's captured points are entered, the last one is what is left
   // of 200 (minus the points left in the last hand); typing in it keeps what is typed.
   function capturedTotal() {
@@ -244,7 +307,7 @@
 
   ready(function () {
     selectOnFocus();
-    chips(); steppers(); winnerRows(); capturedTotal(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
+    chips(); sizeLists(); steppers(); winnerRows(); capturedTotal(); localTimes(); fullNames(); bigType(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again
     if (e.persisted) document.querySelectorAll("form").forEach(function (f) {

@@ -36,3 +36,9 @@ def device():
 @bp.get("/healthz")
 def healthz():
     return {"ok": True}
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers that ask for /favicon.ico without reading the page's icon links."""
+    return redirect(url_for("static", filename="favicon-32.png"), code=301)

@@ -66,7 +66,7 @@ def test_state_is_200_then_304_until_a_hand_is_recorded(app, client, table):
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
     html = changed.get_data(as_text=True)
     assert 'id="hand-1"' in html and "1 hand" in html
-    assert re.search(r'data-player="Bo"><th scope="row"><bdi>Bo</bdi></th><td class="num points" dir="ltr">\+4', html)
+    assert re.search(r'data-player="Bo"><th scope="row"><bdi class="short" title="Bo">Bo</bdi></th><td class="num points" dir="ltr">\+4', html)
     assert "<html" not in html and "<h1" not in html  # a fragment: the live block only
     assert client.get(url, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 
@@ -84,7 +84,7 @@ def test_a_correction_changes_the_state_too(app, client, table):
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
     html = changed.get_data(as_text=True)
-    assert f'<bdi>Ann</bdi></th><td class="num points" dir="ltr">+{points["Ann"]}<' in html
+    assert f'<bdi class="short" title="Ann">Ann</bdi></th><td class="num points" dir="ltr">+{points["Ann"]}<' in html
     assert points["Ann"] == 6  # 5 + 1 left in the losers' hands
 
 

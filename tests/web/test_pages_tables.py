@@ -164,7 +164,7 @@ def test_table_page_standings_hands_and_dealer(client, gdy, writer):
     assert "3 hands" in text
     assert "Next dealer: Cy" in text
     body = page.get_data(as_text=True)
-    standings = re.findall(r'<tr data-player="([^"]+)"><th scope="row"><bdi>[^<]*</bdi></th>'
+    standings = re.findall(r'<tr data-player="([^"]+)"><th scope="row"><bdi[^>]*>[^<]*</bdi></th>'
                            r'<td class="num points" dir="ltr">([^<]+)</td><td class="num money" dir="ltr">([^<]+)</td>',
                            body)
     assert standings == [("Ann", "+2", "+1 ¥"), ("Bo", "+2", "+1 ¥"), ("Cy", "+2", "+1 ¥"),
