@@ -41,12 +41,13 @@ def register_edge(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate
-    from . import i18n
+    from . import i18n, words
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    words.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

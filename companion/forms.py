@@ -20,6 +20,7 @@ from .engine import ENGINES
 from .guard import check_json_document, loads
 from .engine.common import EngineError
 from .models import Table
+from .words import preset_label, switch_label, value_label
 from .scoring import CURRENCY_MAX, DEVICE_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
@@ -97,20 +98,22 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
                                            render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX})
     for key, switch in module.SWITCHES.items():
         if switch.kind in ("int", "number"):
-            attrs[f"rule_{key}"] = StringField(key, render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
+            attrs[f"rule_{key}"] = StringField(switch_label(key), render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
                                                                "autocomplete": "off", "maxlength": 12})
         else:
             choices = [("", _l("(as the preset says)"))]
             values = {}
             for choice in switch.choices:
                 label = str(choice).lower() if isinstance(choice, bool) else str(choice)
-                choices.append((label, label))
+                choices.append((label, value_label(key, choice)))
                 values[label] = choice
             attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
-            attrs[f"rule_{key}"] = SelectField(key, choices=_c(choices), default="")
+            attrs[f"rule_{key}"] = SelectField(switch_label(key), choices=_c(choices), default="")
     cls = type(f"NewTableForm_{game}", (NewTableForm,), attrs)
     form = cls(formdata=formdata) if formdata is not None else cls()
-    form.preset.choices = _c([("", _l("Standard rules"))] + [(p, p) for p in module.PRESETS])
+    # "" (no preset) is the standard rules: the preset that only repeats them is not offered twice
+    form.preset.choices = _c([("", _l("Standard rules"))] + [(p, preset_label(p)) for p in module.PRESETS
+                                                             if p != "source"])
     form.first_dealer.choices = _c([("", _l("Decide at the table"))] + [
         (str(i), _l("Player %(n)s", n=i)) for i in range(1, seats + 1)])
     return form

@@ -1,6 +1,8 @@
 """Languages: Flask-Babel set-up, the locale choice, and translation of engine sentences."""
 from __future__ import annotations
 
+import re
+
 from flask import Flask, request
 from flask_babel import get_locale, gettext
 
@@ -22,18 +24,27 @@ def select_locale() -> str:
     return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
 
 
+# The rules files' early-end codes ("(E12)", "(E12, E1, E2, E3)"): the sentence around them
+# already says what happened, so a player never reads a code.
+_CODES = re.compile(r"\s*[(（]E\d{1,2}(?:\s*[,，、]\s*E\d{1,2})*[)）]")
+
+
 def tr(text) -> str:
     """Translate an engine :class:`Text` (template + parameters); other strings pass through."""
     if isinstance(text, Text):
-        translated = gettext(text.template)
-        if not text.params:
-            return translated
-        params = {key: tr(value) for key, value in text.params.items()}
-        try:
-            return translated.format(**params)
-        except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
-            return str(text)
+        return _CODES.sub("", _tr(text))
     return text
+
+
+def _tr(text: Text) -> str:
+    translated = gettext(text.template)
+    if not text.params:
+        return translated
+    params = {key: tr(value) for key, value in text.params.items()}
+    try:
+        return translated.format(**params)
+    except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
+        return str(text)
 
 
 def utc_iso(moment) -> str:

@@ -13,6 +13,7 @@ from ..engine import ENGINES
 from ..engine.common import EngineError
 from ..forms import ActionForm, new_table_form
 from ..i18n import tr
+from ..words import field_words
 from ..models import Table
 
 bp = Blueprint("tables", __name__)
@@ -85,7 +86,7 @@ def rules_module(table: Table):
 
 
 def engine_message(error: EngineError) -> str:
-    return tr(error.message)
+    return tr(field_words(error.message))
 
 
 @bp.app_context_processor

@@ -207,7 +207,7 @@ def test_two_phones_recording_the_same_hand_see_a_conflict(client, gdy, writer):
     text = text_of(response)
     assert "Someone else recorded hand 1" in text
     assert "Already saved as hand 1" in text and "Yours (not saved)" in text
-    assert "4 cards" in text and "1 cards" in text
+    assert "4 cards" in text and "1 card" in text and "1 cards" not in text
     assert db.session.query(Hand).count() == 1
     facts_json = hidden(response, "facts_json")
     # choice: mine is the same hand -> replace theirs

@@ -45,13 +45,20 @@ def test_device_name_is_remembered(client):
 
 @pytest.mark.parametrize("game", ["gandengyan", "dagong"])
 def test_new_table_form_shows_every_switch_with_help(client, game):
+    from companion import words
+
     module = scoring.engine_for(game)
     page = client.get(f"/new/{game}")
     assert page.status_code == 200
     body = page.get_data(as_text=True)
     for key, switch in module.SWITCHES.items():
         assert f'name="rule_{key}"' in body
-        assert str(switch.help).split("'")[0][:25] in text_of(page)
+        label, help_line = words.SWITCHES[key]                  # words for every switch, not its code
+        assert str(label) in text_of(page) and str(help_line) in text_of(page)
+        for value in switch.choices:
+            if not isinstance(value, bool):
+                assert words.value_label(key, value) in text_of(page)
+        assert f">{key}<" not in body
     assert "counter-clockwise" in text_of(page)
     rows = len(re.findall(r'name="player_\d"', body))
     assert rows == (6 if game == "gandengyan" else 4)
@@ -244,3 +251,15 @@ def test_undo_button_sits_above_the_hands_and_says_what_it_undoes(client, gdy, w
 
     watcher = current_app.test_client()
     assert 'id="undo"' not in watcher.get(f"/t/{gdy.public_id}").get_data(as_text=True)
+
+
+def test_table_page_shows_the_house_rules_as_sentences(client, ctx):
+    table = scoring.create_table(game="gandengyan", name="r", players=["Ann", "Bo"], preset="m2",
+                                 rules={"deck_mode": "oneDeck", "cap": "perLoser:20", "triple_is_bomb": True})
+    text = text_of(client.get(f"/t/{table.public_id}"))
+    assert "Preset: High-stakes tables (bombs multiply by size)." in text
+    assert "Number of decks: always 1 deck" in text
+    assert "Upper limit: no loser pays more than 20" in text
+    assert "Three of a kind is a bomb: yes" in text
+    for code in ("deck_mode", "oneDeck", "perLoser:20", "triple_is_bomb"):
+        assert code not in text
