@@ -30,10 +30,23 @@ _CODES = re.compile(r"\s*[(（]E\d{1,2}(?:\s*[,，、]\s*E\d{1,2})*[)）]")
 
 
 def tr(text) -> str:
-    """Translate an engine :class:`Text` (template + parameters); other strings pass through."""
+    """Translate an engine :class:`Text` (template + parameters); other strings pass through.
+
+    Right to left (Arabic): each parameter (a name, a number, a list of cards) is a Unicode
+    isolate, so a Chinese name or "150" never reorders the sentence around it. Korean: the
+    fallback particles 을(를), 이(가) … are chosen by the word before them."""
     if isinstance(text, Text):
-        return _CODES.sub("", _tr(text))
+        out = _CODES.sub("", _tr(text))
+        return particles(out) if _language() == "ko" else out
     return text
+
+
+def _language() -> str:
+    locale = get_locale()
+    return locale.language if locale else "en"
+
+
+FSI, PDI = "\u2068", "\u2069"
 
 
 def _tr(text: Text) -> str:
@@ -41,10 +54,68 @@ def _tr(text: Text) -> str:
     if not text.params:
         return translated
     params = {key: tr(value) for key, value in text.params.items()}
+    locale = get_locale()
+    if locale is not None and locale.text_direction == "rtl":
+        params = {key: f"{FSI}{value}{PDI}" for key, value in params.items()}
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
         return str(text)
+
+
+# --------------------------------------------------------------------------------------------
+# Korean particles: 을/를, 이/가, 은/는, 과/와, (으)로 follow the last sound of the word before them
+
+_PAIRS = {"을": ("을", "를"), "를": ("을", "를"), "이": ("이", "가"), "가": ("이", "가"), "은": ("은", "는"),
+          "는": ("은", "는"), "과": ("과", "와"), "와": ("과", "와"), "으로": ("으로", "로"), "로": ("으로", "로")}
+_DIGIT_FINAL = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
+                "8": True, "9": False}  # 영 일 이 삼 사 오 육 칠 팔 구
+_FALLBACK = re.compile(r"(?<=\S)(을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로|으로\(로\))")
+
+
+def _final(word: str) -> str | None:
+    """'consonant', 'rieul' (ㄹ), 'vowel', or None when the word's last sound cannot be told."""
+    word = word.rstrip(" \u2068\u2069)」』\"'")
+    if not word:
+        return None
+    last = word[-1]
+    if "가" <= last <= "힣":
+        tail = (ord(last) - 0xAC00) % 28
+        return "vowel" if tail == 0 else "rieul" if tail == 8 else "consonant"
+    if last in _DIGIT_FINAL:
+        return ("rieul" if last in "178" else "consonant") if _DIGIT_FINAL[last] else "vowel"
+    if last.isascii() and last.isalpha():
+        return "vowel" if last.lower() in "aeiouyw" else "rieul" if last.lower() in "lr" else "consonant"
+    return None
+
+
+def particle(word: str, pair: str) -> str:
+    """``particle("민준", "을/를")`` -> "민준을"; ``particle("Ann", "이/가")`` -> "Ann이". A word whose
+    last sound cannot be told (e.g. Chinese characters) keeps the written-out form 을(를)."""
+    first, second = pair.split("/")
+    sound = _final(word)
+    if sound is None:
+        return f"{word}{first}({second})"
+    if first == "으로":
+        return word + ("로" if sound in ("vowel", "rieul") else "으로")
+    return word + (second if sound == "vowel" else first)
+
+
+def particles(text: str) -> str:
+    """Every fallback particle in a Korean sentence, chosen by the word in front of it."""
+    def choose(match):
+        head = text[:match.start()]
+        fallback = match.group(1)
+        key = "으로" if "로" in fallback and "으" in fallback else fallback[0]
+        first, second = _PAIRS[key]
+        word = head.split()[-1] if head.split() else ""
+        sound = _final(word)
+        if sound is None:
+            return fallback
+        if first == "으로":
+            return "로" if sound in ("vowel", "rieul") else "으로"
+        return second if sound == "vowel" else first
+    return _FALLBACK.sub(choose, text)
 
 
 def utc_iso(moment) -> str:
@@ -75,3 +146,26 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.filters["tr"] = tr
     app.jinja_env.filters["utc_iso"] = utc_iso
+    app.jinja_env.globals["particle"] = particle
+    _korean_particles_in_templates(app)
+
+
+def _korean_particles_in_templates(app: Flask) -> None:
+    """Templates' _() / ngettext(): in Korean, the particle after a name or number is chosen by it
+    (the catalogs write the fallback 을(를); this picks 을 or 를 once the name is filled in)."""
+    from jinja2 import pass_context
+    from markupsafe import Markup
+
+    def wrap(original):
+        @pass_context
+        def translated(context, *args, **kwargs):
+            out = original(context, *args, **kwargs)
+            if _language() != "ko":
+                return out
+            fixed = particles(str(out))
+            return Markup(fixed) if isinstance(out, Markup) else fixed
+        return translated
+
+    for name in ("gettext", "_", "ngettext"):
+        if name in app.jinja_env.globals:
+            app.jinja_env.globals[name] = wrap(app.jinja_env.globals[name])

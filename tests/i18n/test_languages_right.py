@@ -1,0 +1,86 @@
+"""Issue 10, item 5: Korean particles, Arabic isolates and arrows, and the page-wide check that
+no message is left untranslated (switched on after the catalog pass)."""
+import re
+
+import pytest
+
+from companion import scoring
+from companion.engine.text import Text
+from companion.i18n import FSI, PDI, particle, particles, tr
+
+
+@pytest.mark.parametrize("word, pair, expected", [
+    ("민준", "을/를", "민준을"), ("지수", "을/를", "지수를"), ("민준", "이/가", "민준이"), ("지수", "이/가", "지수가"),
+    ("서울", "으로/로", "서울로"), ("부산", "으로/로", "부산으로"), ("Ann", "은/는", "Ann은"), ("Bo", "은/는", "Bo는"),
+    ("3", "을/를", "3을"), ("2", "이/가", "2가"), ("李", "을/를", "李을(를)"),
+])
+def test_korean_particle_follows_the_last_sound(word, pair, expected):
+    assert particle(word, pair) == expected
+
+
+def test_korean_fallback_particles_are_chosen_in_a_sentence():
+    assert particles("민준이(가) 지수을(를) 이겼습니다") == "민준이 지수를 이겼습니다"
+    assert particles("王이(가) 이겼습니다") == "王이(가) 이겼습니다"    # cannot tell: the fallback stays
+
+
+def test_engine_sentences_isolate_names_and_numbers_in_arabic(app):
+    text = Text("{team} have {points} points.", {"team": "李+王", "points": 150})
+    with app.test_request_context("/?lang=ar"):
+        assert f"{FSI}李+王{PDI}" in tr(text) and f"{FSI}150{PDI}" in tr(text)
+    with app.test_request_context("/?lang=en"):
+        assert tr(text) == "李+王 have 150 points."
+
+
+def test_early_end_codes_never_show(app):
+    with app.test_request_context("/?lang=en"):
+        assert tr(Text("the hand ended there (E12): stop.")) == "the hand ended there: stop."
+
+
+def test_arrows_are_marked_for_mirroring(client, ctx):
+    table = scoring.create_table(game="dagong", name="t", players=["Li", "Wang", "Zhang", "Zhao"])
+    scoring.record_hand(table, {"banker": "Li", "partner": "Zhang", "order": ["Li", "Wang", "Zhang"],
+                                "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="x")
+    html = client.get(f"/t/{table.public_id}/hands/1?lang=ar").get_data(as_text=True)
+    assert 'dir="rtl"' in html
+    assert '<span class="arrow" aria-hidden="true">→</span>' in html
+    assert not re.search(r"[←→](?!</span>)", html.split("<main>")[1])
+
+
+ENGLISH_TERMS = re.compile(r"\b(straight|bomb|bombs|joker|jokers|hand|hands|banker|partner|Undo|Void|Cancel|cards?)\b")
+LANGS = ["zh", "fr", "id", "ar", "ko"]
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield app
+
+
+@pytest.mark.xfail(strict=False, reason="catalog pass pending: issue 10's new strings are not translated yet")
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_is_fully_translated(client, ctx, lang):
+    """Every page in every language: no English game term, no untranslated sentence of the page."""
+    gdy = scoring.create_table(game="gandengyan", name="g", players=["Ann", "Bo", "Cy"], first_dealer="Ann",
+                               rules={"played_bomb_mult": "double"})
+    scoring.record_hand(gdy, {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 1}, "Cy": {"cards": 1}},
+                              "bombs_played": [4]}, request_id="a", device="p")
+    dg = scoring.create_table(game="dagong", name="d", players=["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
+    scoring.record_hand(dg, {"banker": "Li", "partner": "Zhang", "order": ["Li", "Wang", "Zhang"],
+                             "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
+    paths = ["/", "/new/gandengyan", "/new/dagong"]
+    for t in (gdy, dg):
+        client.get(f"/t/{t.public_id}?key={t.edit_token}")
+        base = f"/t/{t.public_id}"
+        paths += [base, f"{base}/record", f"{base}/hands/1", f"{base}/hands/1/edit", f"{base}/history",
+                  f"{base}/sheet", f"{base}/summary", f"{base}/settle", f"{base}/export"]
+    left = {}
+    for path in paths:
+        html = client.get(f"{path}?lang={lang}").get_data(as_text=True)
+        body = html.split("<main>")[1].split("</main>")[0]
+        body = re.sub(r"<(script|style|code|pre)[^>]*>.*?</\1>", " ", body, flags=re.S)
+        body = re.sub(r"<bdi[^>]*>.*?</bdi>", " ", body, flags=re.S)        # names the players typed
+        text = re.sub(r"<[^>]+>", " ", body)
+        found = ENGLISH_TERMS.findall(text) + re.findall(r"%\(\w+\)s|\{\w+\}", text)
+        if found:
+            left[path] = sorted(set(found))
+    assert left == {}
