@@ -37,8 +37,19 @@ def tr(text) -> str:
     fallback particles 을(를), 이(가) … are chosen by the word before them."""
     if isinstance(text, Text):
         out = _CODES.sub("", _tr(text))
-        return particles(out) if _language() == "ko" else out
+        if _language() == "ko":
+            return particles(out)
+        locale = get_locale()
+        if locale is not None and locale.text_direction == "rtl":
+            out = _MATH.sub(lambda m: f"{LRI}{m.group(0)}{PDI}", out)
+        return out
     return text
+
+
+# arithmetic in a sentence ("×2 = ×2 = 12", "150 ≥ 100") reads left to right in every language
+LRI = "\u2066"
+_NUM = r"[\u2068\u2069]*[×x]?[\u2068\u2069]*\d[\d.,]*[\u2068\u2069]*"
+_MATH = re.compile(rf"{_NUM}(?:\s*[=≥≤<>+−×]\s*{_NUM})+")
 
 
 def _language() -> str:

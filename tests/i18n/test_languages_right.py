@@ -31,6 +31,15 @@ def test_engine_sentences_isolate_names_and_numbers_in_arabic(app):
         assert tr(text) == "李+王 have 150 points."
 
 
+def test_arithmetic_reads_left_to_right_in_arabic(app):
+    text = Text("{team} have {points} ≥ {fence}: ×2 = {total}.", {"team": "李+王", "points": 150, "fence": 100,
+                                                                 "total": 12})
+    with app.test_request_context("/?lang=ar"):
+        out = tr(text)
+    assert "\u2066" + f"{FSI}150{PDI} ≥ {FSI}100{PDI}" + PDI in out
+    assert "\u2066×2 = " + f"{FSI}12{PDI}" + PDI in out
+
+
 def test_early_end_codes_never_show(app):
     with app.test_request_context("/?lang=en"):
         assert tr(Text("the hand ended there (E12): stop.")) == "the hand ended there: stop."

@@ -1,0 +1,64 @@
+"""Screenshots of the recording pages at 390×844 in English, Chinese and Arabic, light and dark:
+only when SHOTS names a directory (SHOTS=/tmp/shots pytest tests/e2e/test_screenshots.py)."""
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from companion import scoring
+
+SHOTS = os.environ.get("SHOTS")
+pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
+
+NAMES = {"en": ["Ann", "Bo", "Christopher Alexander Montgomery", "Dee"],
+         "zh": ["王小明", "李", "欧阳娜娜", "张伟"], "ar": ["محمد", "سارة", "عبد الرحمن بن عبد العزيز", "Li 李"]}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+def test_screens(browser, live_server, lang, scheme):
+    os.makedirs(SHOTS, exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, device_scale_factor=1,
+                              is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    names = NAMES[lang]
+    with live_server.app.app_context():
+        gdy = scoring.create_table(game="gandengyan", name="Friday", players=names, first_dealer=names[0],
+                                   rules={"played_bomb_mult": "double"}, stake="0.5", currency="¥")
+        dg = scoring.create_table(game="dagong", name="大冶", players=names, first_dealer=names[0])
+        tables = [(t.public_id, t.edit_token) for t in (gdy, dg)]
+    shot = lambda name: page.screenshot(path=os.path.join(SHOTS, f"{lang}-{scheme}-{name}.png"), full_page=True)  # noqa: E731
+    (g_id, g_key), (d_id, d_key) = tables
+    page.goto(f"{live_server}/t/{g_id}?key={g_key}&lang={lang}")
+    page.goto(f"{live_server}/t/{d_id}?key={d_key}")
+    page.goto(f"{live_server}/t/{g_id}/record")
+    page.locator("label.pill").nth(1).click()
+    page.click("#cards_0-field .chip[data-value='3']")
+    page.click("#jokers_0-field .chip[data-value='1']")
+    page.click("#cards_2-field .chip[data-value='5']")
+    page.click("#cards_3-field .chip[data-value='1']")
+    page.click("#bombs_played-field .add-size[data-value='4']")
+    shot("gdy-form")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    shot("gdy-hand")
+    page.goto(f"{live_server}/t/{d_id}/record")
+    page.locator("#partner-field label.pill").nth(2).click()
+    for i in (0, 1, 2):
+        page.locator(".tap-order button.tap").nth(i).click()
+    page.click("#captured_0-field .chip[data-value='50']")
+    page.click("#captured_0-field .chip[data-value='10']")
+    page.click("#captured_1-field .chip[data-value='50']")
+    page.click("#captured_2-field .chip[data-value='20']")
+    shot("dg-form")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    shot("dg-hand")
+    page.goto(f"{live_server}/t/{g_id}")
+    shot("gdy-table")
+    page.goto(f"{live_server}/t/{g_id}/history")
+    shot("history")
+    page.goto(f"{live_server}/new/gandengyan")
+    page.click("details.switches summary")
+    shot("new")
+    ctx.close()
