@@ -3,6 +3,8 @@
 Every interaction goes through ``Taps.tap`` (a real click on a visible element): no ``fill``, no
 ``select_option``, so the count is what a player's thumb does, Save included.
 """
+import re
+
 from playwright.sync_api import Page, expect
 
 from companion import scoring
@@ -132,3 +134,28 @@ def test_back_after_save_does_not_record_the_hand_twice(page: Page, live_server)
     page.click("#record-anyway")                            # one tap when it really was the same again
     expect(page.locator("#saved")).to_be_visible()
     expect(page.locator("h1")).to_contain_text("2")
+
+
+def test_bomb_sizes_by_chips_local_times_and_large_numbers(page: Page, live_server):
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo"], first_dealer="Ann",
+                              rules={"played_bomb_mult": "double"})
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.click("#record")
+    page.locator("label.pill", has_text="Ann").click()
+    page.click("#cards_1-field .chip[data-value='2']")
+    for size in ("4", "5", "4"):                                 # three bombs: no keyboard needed
+        page.click(f"#bombs_played-field .add-size[data-value='{size}']")
+    expect(page.locator("#bombs_played")).to_have_value("4 5 4")
+    page.locator("#bombs_played-field .chosen-size").nth(1).click()   # take the 5 away again
+    expect(page.locator("#bombs_played")).to_have_value("4 4")
+    assert page.get_attribute("#bombs_played", "inputmode") is None   # typed: a keyboard with spaces
+    page.click("#save-hand")
+    expect(page.locator("#hand-deltas")).to_contain_text("+8")       # 2 cards ×2 ×2
+    page.goto(f"{live_server}/t/{public_id}/history")
+    stamp = page.locator("time").first
+    assert "UTC" in stamp.get_attribute("title") and "UTC" not in stamp.inner_text()
+    page.goto(f"{live_server}/t/{public_id}")
+    page.click("#big-type")
+    expect(page.locator("html")).to_have_class(re.compile("big-type"))
+    page.reload()
+    expect(page.locator("#big-type")).to_have_attribute("aria-pressed", "true")
