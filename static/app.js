@@ -87,7 +87,7 @@
         if (!l.length) { var none = document.createElement("span"); none.className = "muted"; none.textContent = chosen.dataset.none; chosen.appendChild(none); }
         l.forEach(function (n, i) {
           var b = document.createElement("button");
-          b.type = "button"; b.className = "chip chosen-size"; b.textContent = n + " ×";
+          b.type = "button"; b.className = "chip chosen-size"; b.dir = "ltr"; b.textContent = n + " ×";
           b.setAttribute("aria-label", (chosen.dataset.remove || "").replace("{n}", n));
           b.addEventListener("click", function () { var l2 = list(); l2.splice(i, 1); input.value = l2.join(" "); paint(); });
           chosen.appendChild(b);
