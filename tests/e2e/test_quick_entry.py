@@ -111,6 +111,19 @@ def test_no_js_form_hides_what_needs_javascript(browser, live_server):
     page.fill("#captured_2", "80")
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
+
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy"], first_dealer="Ann",
+                              rules={"played_bomb_mult": "double"})
+    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}/record")
+    expect(page.locator(".chips").first).to_be_hidden()
+    page.locator("label.pill", has_text="Ann").click()
+    page.fill("#cards_1", "12")                                # plain fields, any number
+    page.fill("#jokers_1", "1")
+    page.fill("#cards_2", "3")
+    page.fill("#bombs_played", "4 5")                           # typed with a space
+    page.click("#save-hand")
+    expect(page.locator("#hand-deltas")).to_contain_text("+108")   # (12×2 joker + 3) ×2 ×2 for two bombs
     context.close()
 
 
