@@ -66,6 +66,7 @@ def check(bucket: str) -> None:
 
 LIMITED = {
     "tables.new": "open_table", "api.create_table": "open_table", "review.import_table": "open_table",
+    "api.import_table": "open_table",
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
         "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo")},

@@ -883,3 +883,46 @@ class IndexAnswer(Answer):
     version = fields.Integer(required=True)
     help = _nullable_str()
     endpoints = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class TransferAnswer(Answer):
+    from_ = fields.String(required=True, data_key="from", metadata={"description": "Who pays."})
+    to = _str(metadata={"description": "Who is paid."})
+    amount = _str(metadata={"description": "An exact decimal string: money, or points when in_money is false."})
+
+
+class PlayerFiguresAnswer(Answer):
+    player = _str()
+    seat = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+    money = _str()
+    hands = fields.Integer(required=True)
+    biggest_win = fields.Integer(required=True, allow_none=True)
+    biggest_loss = fields.Integer(required=True, allow_none=True)
+
+
+class SummaryAnswer(Answer):
+    id = _str()
+    game = _str()
+    hands = fields.Integer(required=True, metadata={"description": "Hands that count (not void)."})
+    void = fields.Integer(required=True)
+    first_at = _nullable_str()
+    last_at = _nullable_str()
+    standings = fields.List(fields.Nested(StandingAnswer), required=True)
+    players = fields.List(fields.Nested(PlayerFiguresAnswer), required=True,
+                          metadata={"description": "By standing. 干瞪眼 adds won, shut_out, jokers; 大冶打拱 adds "
+                                                   "places, arch_wins, shouts_won, shouts_lost, banker."})
+    in_money = fields.Boolean(required=True)
+    transfers = fields.List(fields.Nested(TransferAnswer), required=True)
+
+
+class ExportAnswer(Answer):
+    format = _str(metadata={"description": "\"card-table-companion/table\""})
+    format_version = fields.Integer(required=True)
+    checksum = _str()
+
+
+class ImportAnswer(Answer):
+    public_id = _str()
+    edit_token = _str(metadata={"description": "The new table's edit token (only here)."})
+    table = fields.Nested("TableAnswer", required=True)

@@ -619,3 +619,20 @@ def tables_by_public_id(public_ids: Iterable[str]) -> dict[str, Table]:
     if not ids:
         return {}
     return {t.public_id: t for t in db.session.scalars(select(Table).where(Table.public_id.in_(ids)))}
+
+
+# --------------------------------------------------------------------------------------------
+# A whole table as a document (the review module does the work; here for the API's one service door)
+
+
+def export_document(table: Table) -> dict:
+    from . import review
+
+    return review.export_document(table)
+
+
+def import_document(data: bytes | str) -> Table:
+    """Recreate an exported table (one transaction); :class:`review.ImportRefused` says why not."""
+    from . import review
+
+    return review.import_json(data)

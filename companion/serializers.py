@@ -159,3 +159,28 @@ def games_json() -> dict:
                          for key, sw in module.SWITCHES.items()},
         }
     return out
+
+
+def summary_json(table) -> dict:
+    """The night at a table: standings, each player's figures, and the fewest transfers that square
+    everyone (``from`` pays ``to``; amounts in money, or in points when the table plays for none)."""
+    from . import review
+
+    figures = review.summary(table)
+    up = review.settle_table(table)
+    players = []
+    for f in figures.players:
+        row = {"player": f.name, "seat": f.seat, "points": f.points, "money": money(f.money), "hands": f.hands,
+               "biggest_win": f.biggest_win, "biggest_loss": f.biggest_loss}
+        if table.game == "gandengyan":
+            row.update(won=f.won, shut_out=f.shut_out, jokers=f.jokers)
+        else:
+            row.update(places=dict(zip(("first", "second", "third", "last"), f.places)),
+                       arch_wins={arch: f.arch_wins.get(arch, 0) for arch in review.ARCHES},
+                       shouts_won=f.shouts_won, shouts_lost=f.shouts_lost, banker=f.banker)
+        players.append(row)
+    return {"id": table.public_id, "game": table.game, "hands": figures.hands, "void": figures.void,
+            "first_at": figures.first_at.isoformat() if figures.first_at else None,
+            "last_at": figures.last_at.isoformat() if figures.last_at else None,
+            "standings": standings_json(table), "players": players, "in_money": up.in_money,
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": money(t.amount)} for t in up.transfers]}

@@ -99,9 +99,12 @@ def render() -> str:
             body = op.get("requestBody")
             if body:
                 media = body["content"]["application/json"]
-                name = media["schema"]["$ref"].rsplit("/", 1)[-1]
-                out.append(f"Body `{name}`{'' if body.get('required') else ' (optional)'}:\n")
-                out.extend(_fields(schemas[name], schemas))
+                if "$ref" in media["schema"]:
+                    name = media["schema"]["$ref"].rsplit("/", 1)[-1]
+                    out.append(f"Body `{name}`{'' if body.get('required') else ' (optional)'}:\n")
+                    out.extend(_fields(schemas[name], schemas))
+                else:  # a free-form document, described in words
+                    out.append(f"Body: {body.get('description', 'a JSON object')}\n")
                 if "example" in media:
                     import json
 

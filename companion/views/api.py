@@ -34,6 +34,7 @@ from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckReques
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
                        RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
+from ..schemas import ExportAnswer, ImportAnswer, SummaryAnswer
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
@@ -221,6 +222,40 @@ def create_table(data):
 def get_table(public_id):
     """The table, its players, standings and hand count."""
     return jsonify(serializers.table_json(_table_or_404(public_id)))
+
+
+@bp.route("/tables/<public_id>/summary", methods=["GET"])
+@bp.alt_response(200, schema=SummaryAnswer, success=True)
+@bp.doc(operationId="table_summary")
+@errors(404)
+def table_summary(public_id):
+    """How the night went: standings, each player's figures, and the fewest transfers that square
+    everyone (rounded to the cent and still adding up to zero)."""
+    return jsonify(serializers.summary_json(_table_or_404(public_id)))
+
+
+@bp.route("/tables/<public_id>/export", methods=["GET"])
+@bp.alt_response(200, schema=ExportAnswer, success=True)
+@bp.doc(operationId="export_table")
+@errors(404)
+def export_table(public_id):
+    """The whole table as one JSON document (format version, rules, players, hands with their facts,
+    the history of changes, a checksum). No id and no edit token: POST it to /import to recreate it."""
+    return jsonify(scoring.export_document(_table_or_404(public_id)))
+
+
+@bp.route("/import", methods=["POST"])
+@bp.alt_response(201, schema=ImportAnswer, success=True)
+@bp.doc(operationId="import_table", requestBody={
+    "required": True, "description": "A document from GET /tables/{public_id}/export, unchanged.",
+    "content": {"application/json": {"schema": {"type": "object"}}}})
+@errors(413)
+def import_table():
+    """Recreate an exported table exactly (same standings, facts and history) under a new id and edit
+    token. A damaged, foreign or newer-version document is refused and changes nothing."""
+    table = _scoring_call(scoring.import_document, request.get_data(cache=True))
+    return jsonify(public_id=table.public_id, edit_token=table.edit_token,
+                   table=serializers.table_json(table, with_token=True)), 201
 
 
 @bp.route("/tables/<public_id>/hands", methods=["GET"])
