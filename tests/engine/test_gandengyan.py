@@ -835,6 +835,6 @@ def test_engine_imports_nothing_from_flask_or_the_database():
                 modules.add("." * node.level + (node.module or ""))
     shared = {"..text", "..errors", "..switches", "..results", "..money", "..cards"}
     own = {".rules", ".combos", ".check", ".facts", ".settle"}
-    stdlib = {"__future__", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
+    stdlib = {"__future__", "bisect", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
               "typing"}
     assert modules <= shared | own | stdlib, modules

@@ -11,6 +11,7 @@ game's one cache.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 
 from ..cards import ANY_JOKER, BIG_JOKER, RANK_NAMES, SMALL_JOKER, SUITS, Card, CardError, parse_cards
@@ -58,15 +59,20 @@ def cards_of(value, field: str = "cards") -> tuple:
 
 
 def codes_of(cards: tuple, field: str = "cards") -> tuple:
-    """The sorted codes of some cards (:class:`CardError` for a Card that no deck holds)."""
+    """The codes of some cards: the natural cards sorted, then the jokers in the order given
+    (they fill a sequence's gaps in that order, from the last); :class:`CardError` for a Card
+    that no deck holds."""
     try:
-        return tuple(sorted([_CODE[card.rank, card.suit] for card in cards]))
+        codes = sorted([_CODE[card.rank, card.suit] for card in cards])
     except KeyError:
         for position, card in enumerate(cards, 1):
             if (card.rank, card.suit) not in _CODE:
                 raise CardError(N_(_NOT_A_CARD.template, token=str(card), position=position),
                                 field=field) from None
         raise
+    if codes[-1] < NATURAL_LIMIT:
+        return tuple(codes)
+    return tuple([c for c in codes if c < NATURAL_LIMIT] + [_CODE[c.rank, c.suit] for c in cards if c.is_joker])
 
 
 _HARD = (("soft", False),)
@@ -80,8 +86,8 @@ def _joker_readings(jokers: tuple, jbomb: str, jsingle: bool) -> tuple:
         code = jokers[0]
         return (Reading(SINGLE, JOKER, 1, (_CARD[code],), (code >> 3,), _LONE_JOKER),)
     if len(jokers) == 2 and jbomb != "off" and jokers not in ((SJ_CODE, SJ_CODE), (BJ_CODE, BJ_CODE)):
-        return (Reading(JOKER_BOMB, JOKER, 2, (_CARD[jokers[0]], _CARD[jokers[1]]),
-                        (jokers[0] >> 3, jokers[1] >> 3), _HARD),)
+        low, high = sorted(jokers)
+        return (Reading(JOKER_BOMB, JOKER, 2, (_CARD[low], _CARD[high]), (low >> 3, high >> 3), _HARD),)
     return ()
 
 
@@ -124,7 +130,7 @@ def _order(reading: Reading) -> tuple:
 
 @lru_cache(maxsize=8192)
 def readings_of(codes: tuple, tib: bool, jbomb: str, jsingle: bool) -> tuple:
-    """Every reading of the cards with these sorted codes, best first (§9 classify).
+    """Every reading of the cards with these codes (:func:`codes_of`), best first (§9 classify).
 
     ``tib``, ``jbomb``, ``jsingle``: the switches ``tripleIsBomb``, ``jokerBomb``, ``jokerSingle``."""
     n = len(codes)
@@ -209,10 +215,14 @@ def show(reading: Reading) -> str:
 
 
 def deck_excess(codes: tuple, n_decks: int) -> tuple | None:
-    """The first way these cards (sorted codes) use more copies than ``n_decks`` decks hold, as
+    """The first way these cards (:func:`codes_of`, or all sorted) use more copies than ``n_decks`` decks hold, as
     ``(what, key, count, limit)``: ``("rank", rank, …)``, ``("card", code, …)`` (a suited card,
     the small or the big joker) or ``("jokers", JOKER, …)``; None if they fit (§3.1: a deck is
     4 cards of each rank, one of each suited card, one small and one big joker)."""
+    naturals = bisect_left(codes, NATURAL_LIMIT)  # the naturals come first
+    if (len(codes) - len(set(codes)) < n_decks and naturals <= 4 * n_decks
+            and len(codes) - naturals <= 2 * n_decks):
+        return None  # no card is there n_decks + 1 times, and too few cards to overrun a rank or the jokers
     by_rank: dict = {}
     by_card: dict = {}
     for code in codes:

@@ -62,6 +62,7 @@ _E_NOT_DEALER = N_("{name}: only the dealer can have played just the opening lea
 _E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dealer is.")
 _E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
 
+_CANONICAL = frozenset(_LOSER_KEYS.values())
 _WHAT = {"cards": N_("cards left"), "jokers": N_("jokers held"), "twos": N_("2s held"),
          "held_bombs": N_("a bomb size"), "bombs_played": N_("a bomb size"),
          "played": N_("'played'"), "dealer_only_opening": N_("'only the opening lead'")}
@@ -97,6 +98,8 @@ def next_dealer(facts) -> str:
 
 def _int(value, name: str, key: str, field: str, low: int = 0) -> int:
     """A whole number from ``low`` to :data:`MAX_NUMBER` (bool is not a number here)."""
+    if type(value) is int and low <= value <= MAX_NUMBER:
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         _fail("not_integer", field, _E_NOT_INT, name=name, what=_WHAT.get(key, key), value=value)
     if value < low:
@@ -181,12 +184,14 @@ def _people(facts: Mapping, players: list) -> tuple:
 
 
 def _entry(losers: Mapping, name: str) -> dict:
-    """One loser's facts with canonical keys."""
+    """One loser's facts with canonical keys (read only)."""
     entry = losers.get(name)
     if entry is None:
         _fail("loser_missing", f"losers.{name}", _E_LOSER_MISSING, name=name)
     if not isinstance(entry, Mapping):
         _fail("bad_loser", f"losers.{name}", _E_LOSER_FACTS, name=name)
+    if entry.keys() <= _CANONICAL:
+        return entry
     out = {}
     for key, value in entry.items():
         canonical = _LOSER_KEYS.get(key)
@@ -214,8 +219,10 @@ def _counts(entry: dict, name: str) -> tuple:
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
     """The bombs a loser holds; under ``heldBombMult=bySize`` the jokers are counted first (§8 S7)."""
+    if entry.get("held_bombs") is None:
+        return []
     field = f"losers.{name}.held_bombs"
-    held = _sizes(entry.get("held_bombs"), name, field, rules, n_decks, False)
+    held = _sizes(entry["held_bombs"], name, field, rules, n_decks, False)
     by_size = rules.held_bomb_mult == "bySize"
     if sum(held) > (cards - jokers if by_size else cards):
         _fail("held_bombs_exceed_cards", field, _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
@@ -225,6 +232,8 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
     """(played, dealer_only_opening) of one loser, checked against the dealer and the deal (§9)."""
+    if entry.get("played") is None and entry.get("dealer_only_opening") is None:
+        return True, False
     base = f"losers.{name}"
     played = _bool(entry.get("played"), name, "played", f"{base}.played", True)
     opening = _bool(entry.get("dealer_only_opening"), name, "dealer_only_opening",
@@ -252,7 +261,7 @@ class _Totals:
         self.jokers = self.cards = self.twos = 0
         self.n_decks = n_decks
 
-    def add(self, name: str, cards: int, jokers: int, twos: int) -> None:
+    def add(self, name: str, cards: int, jokers: int) -> None:
         n = self.n_decks
         self.jokers += jokers
         if self.jokers > JOKERS_PER_DECK * n:
@@ -262,6 +271,9 @@ class _Totals:
         if self.cards > CARDS_PER_DECK * n:
             _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, total=self.cards, decks=n,
                   limit=CARDS_PER_DECK * n)
+
+    def add_twos(self, name: str, twos: int) -> None:
+        n = self.n_decks
         self.twos += twos
         if self.twos > 4 * n:
             _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, total=self.twos, decks=n, limit=4 * n)
@@ -270,7 +282,7 @@ class _Totals:
 def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) -> dict:
     entry = _entry(losers, name)
     cards, jokers = _counts(entry, name)
-    totals.add(name, cards, jokers, 0)
+    totals.add(name, cards, jokers)
     twos = entry.get("twos")
     twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
     if twos + jokers > cards:
@@ -278,7 +290,7 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) ->
               cards=cards)
     held = _held(entry, name, cards, jokers, rules, totals.n_decks)
     played, opening = _shut_out(entry, name, cards, dealer, rules)
-    totals.add(name, 0, 0, twos)
+    totals.add_twos(name, twos)
     return {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": played,
             "dealer_only_opening": opening}
 

@@ -157,9 +157,9 @@ def _is_shut_out(name: str, loser: dict, dealer, rules: Rules) -> bool:
                                    and name == dealer)
 
 
-def _shut_out_step(name: str, loser: dict, dealer, rules: Rules) -> list:
+def _shut_out_step(loser: dict, shut_out: bool, rules: Rules) -> list:
     """``shutOut=double`` (×2 for a shut-out loser) or ``threshold:k`` (×2 from k cards)."""
-    if _is_shut_out(name, loser, dealer, rules):
+    if shut_out:
         return [(2, _F_SHUT_DEALER if loser["played"] else _F_SHUT)]
     mode = rules.shut_out
     if mode.startswith("threshold:") and loser["cards"] >= int(mode.partition(":")[2]):
@@ -208,22 +208,23 @@ def _sentence(name: str, cards: int, steps: list, raw: int, pay: int) -> Text:
     return _say(_S_STEP_1 if cards == 1 else _S_STEP, name=name, cards=cards, factors=factors, pay=pay)
 
 
-def loser_steps(name: str, loser: dict, hand: dict, rules: Rules, shared: list) -> list:
+def loser_steps(loser: dict, shut_out: bool, rules: Rules, shared: list) -> list:
     """Every ``(factor, sentence)`` step of one loser, personal ones first, then the shared ones."""
     jokers = _joker_step(loser["jokers"], rules)
     return (jokers + _twos_step(loser["twos"], rules) + _held_bombs_step(loser["held_bombs"], bool(jokers), rules)
-            + _shut_out_step(name, loser, hand.get("dealer"), rules) + shared)
+            + _shut_out_step(loser, shut_out, rules) + shared)
 
 
-def _pay(name: str, loser: dict, hand: dict, rules: Rules, shared: list) -> tuple:
+def _pay(name: str, loser: dict, hand: dict, rules: Rules, shared: list, limit: int | None) -> tuple:
     """(points a loser pays, the sentence that shows how)."""
     if rules.one_card_exempt and loser["cards"] == 1:
         return 0, _say(_S_EXEMPT, name=name)
-    if rules.shut_out == "fixed20" and _is_shut_out(name, loser, hand.get("dealer"), rules):
+    shut_out = _is_shut_out(name, loser, hand.get("dealer"), rules)
+    if shut_out and rules.shut_out == "fixed20":
         return _fixed20(name, hand["bombs_played"], rules)
-    steps = loser_steps(name, loser, hand, rules, shared)
+    steps = loser_steps(loser, shut_out, rules, shared)
     raw = loser["cards"] * _product(steps)
-    pay = _capped(raw, _limit(rules))
+    pay = _capped(raw, limit)
     return pay, _sentence(name, loser["cards"], steps, raw, pay)
 
 
@@ -251,11 +252,12 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     money = parse_stake(stake)
     shared = _played_bombs_step(hand["bombs_played"], rules) + _long_hand_step(hand["tricks"], rules) \
         + _unit_step(rules)
+    limit = _limit(rules)
     points = {name: 0 for name in hand["players"]}
     steps = []
     total = 0
     for name, loser in hand["losers"].items():
-        pay, sentence = _pay(name, loser, hand, rules, shared)
+        pay, sentence = _pay(name, loser, hand, rules, shared, limit)
         points[name] = -pay
         total += pay
         steps.append(sentence)
