@@ -67,8 +67,8 @@ def codes_of(cards: tuple, field: str = "cards") -> tuple:
     except KeyError:
         for position, card in enumerate(cards, 1):
             if (card.rank, card.suit) not in _CODE:
-                raise CardError(N_(_NOT_A_CARD.template, token=str(card), position=position),
-                                field=field) from None
+                token = f"{getattr(card, 'rank', card)}{getattr(card, 'suit', None) or ''}"
+                raise CardError(N_(_NOT_A_CARD.template, token=token, position=position), field=field) from None
         raise
     if codes[-1] < NATURAL_LIMIT:
         return tuple(codes)
