@@ -153,8 +153,10 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
     if error is not None:
         return _no("bad_players", error.message, None, mine.readings)
     n_decks = decks(rules, players)
-    excess = deck_excess(mine.codes, n_decks)
-    if excess is not None:
+    # if the decks hold both plays together they hold each; only then is each one asked about
+    crowded = deck_excess(mine.codes if top is None else tuple(sorted(top.codes + mine.codes)), n_decks)
+    excess = crowded and deck_excess(mine.codes, n_decks)
+    if excess:
         return _no("too_many_copies", _excess_text(excess, n_decks), None, mine.readings)
     if not mine.readings:
         return _no_reading(mine, rules)
@@ -168,7 +170,7 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
         return _no("two_as_last_card", _say(_TWO_LAST), chosen[0], mine.readings)
     if top is None:
         return _lead(mine, chosen)
-    return _follow(top, mine, chosen, declared is not None, previous_as, rules, n_decks)
+    return _follow(top, mine, chosen, declared is not None, previous_as, rules, n_decks if crowded else 0)
 
 
 class _Play:
@@ -193,16 +195,12 @@ def _lead(mine: _Play, chosen: tuple) -> Verdict:
 
 
 def _follow(top: _Play, mine: _Play, chosen: tuple, declared: bool, previous_as, rules: Rules,
-            n_decks: int) -> Verdict:
-    """The play on the table must be possible and readable; then the candidate readings are
-    tried against its reading (§3.7)."""
-    excess = deck_excess(top.codes, n_decks)
-    if excess is not None:
-        return _no("too_many_copies", _say(_IMPOSSIBLE_PREVIOUS, previous=_text_of(top.cards),
-                                           problem=_excess_text(excess, n_decks)), None, mine.readings)
-    excess = deck_excess(tuple(sorted(top.codes + mine.codes)), n_decks)
-    if excess is not None:
-        return _no("too_many_copies", _together_text(top, mine, excess, n_decks), None, mine.readings)
+            crowded_decks: int) -> Verdict:
+    """The play on the table must be possible (``crowded_decks``: the decks, when the two plays
+    together need more) and readable; then the candidate readings are tried against its reading
+    (§3.7)."""
+    if crowded_decks:
+        return _crowded(top, mine, crowded_decks)
     if not top.readings:
         return _no("bad_previous", _say(_BAD_PREVIOUS, previous=_text_of(top.cards)), None, mine.readings)
     table = top.readings[0]  # the table's play at its highest reading unless declared (§3.5)
@@ -221,6 +219,16 @@ def _follow(top: _Play, mine: _Play, chosen: tuple, declared: bool, previous_as,
 
 
 _IMPOSSIBLE_READING = N_("The play on the table, {cards}, cannot be read as {declared}.")
+
+
+def _crowded(top: _Play, mine: _Play, n_decks: int) -> Verdict:
+    """The table's play needs more decks than the table has, or the two plays together do."""
+    excess = deck_excess(top.codes, n_decks)
+    if excess is not None:
+        return _no("too_many_copies", _say(_IMPOSSIBLE_PREVIOUS, previous=_text_of(top.cards),
+                                           problem=_excess_text(excess, n_decks)), None, mine.readings)
+    excess = deck_excess(tuple(sorted(top.codes + mine.codes)), n_decks)
+    return _no("too_many_copies", _together_text(top, mine, excess, n_decks), None, mine.readings)
 
 
 def _preferred(beating: list, chosen: tuple, declared: bool) -> Reading | None:
