@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..cards import ANY_JOKER, BIG_JOKER, RANK_NAMES, SMALL_JOKER, SUITS, Card, CardError, parse_cards
 from ..results import Reading
-from ..text import N_
+from ..text import N_, Text
 from .rules import DEFAULT, Rules, as_rules
 
 ACE, TWO, JOKER = 14, 15, 16  # JOKER: the rank of a lone joker (joker_single), above 2
@@ -67,8 +67,9 @@ def codes_of(cards: tuple, field: str = "cards") -> tuple:
     except KeyError:
         for position, card in enumerate(cards, 1):
             if (card.rank, card.suit) not in _CODE:
-                token = f"{getattr(card, 'rank', card)}{getattr(card, 'suit', None) or ''}"
-                raise CardError(N_(_NOT_A_CARD.template, token=token, position=position), field=field) from None
+                token = f"{card.rank}{card.suit or ''}"
+                raise CardError(Text(_NOT_A_CARD.template, {"token": token, "position": position}),
+                                field=field) from None
         raise
     if codes[-1] < NATURAL_LIMIT:
         return tuple(codes)
