@@ -169,10 +169,6 @@ def classify(cards, rules: Rules = None, players: int | None = None) -> tuple:
     return readings_for(codes_of(cards_of(cards)), as_rules(rules))
 
 
-def is_bomb(reading: Reading) -> bool:
-    return reading.type in BOMB_TYPES
-
-
 def bomb_key(reading: Reading, rules: Rules) -> tuple:
     """Bombs compare by (size, natural-over-soft when ``pureBeatsSoft``, rank) (§3.7)."""
     if reading.type == JOKER_BOMB:
