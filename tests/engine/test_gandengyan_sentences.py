@@ -4,6 +4,14 @@ import pytest
 
 from companion.engine import gandengyan as g
 from companion.engine.cards import Card, CardError
+from companion.engine.gandengyan import combos
+
+
+@pytest.fixture(autouse=True)
+def fresh_readings():
+    """Each test reads its cards afresh (not from the readings cache another test filled), so that
+    what it asserts is what the reader does now (and mutation runs see which tests read cards)."""
+    combos.readings_of.cache_clear()
 
 
 def rules(**switches):
@@ -77,6 +85,8 @@ def test_loser_sentences(loser, switches, step):
     (None, "7 JK JK JK", "There are 3 jokers, but 1 deck(s) hold only 2."),
     (None, "5 SJ SJ", "There are 2 SJ, but 1 deck(s) hold only 1."),
     (None, "5 BJ BJ", "There are 2 BJ, but 1 deck(s) hold only 1."),
+    (None, "7s 7h 7c 7d 7", "There are 5 cards of rank 7, but 1 deck(s) hold only 4."),  # no card twice
+    (None, "7 SJ BJ JK", "There are 3 jokers, but 1 deck(s) hold only 2."),
     ("7h", "7h", "7h and 7h together use 7h 2 times, but 1 deck(s) hold only 1."),
     ("5 5 5", "5 5", "5 5 5 and 5 5 together use 5 cards of rank 5, but 1 deck(s) hold only 4."),
     ("7 JK", "8 JK JK", "7 JK and 8 JK JK together use 3 cards of rank JK, but 1 deck(s) hold only 2."),
@@ -131,6 +141,13 @@ def test_a_card_no_deck_holds(call, field, token):
         call()
     assert (info.value.code, info.value.field) == ("bad_card", field)
     assert str(info.value).startswith(token + " is not a card")
+
+
+def test_a_card_error_keeps_its_message_and_names_the_field():
+    with pytest.raises(CardError) as info:
+        g.check("7", "4 5 1")
+    assert (info.value.code, info.value.field) == ("bad_card", "play")
+    assert str(info.value).startswith("'1' at position 3 is not a card")
 
 
 @pytest.mark.parametrize("cards, code", [("", "no_cards"), ((), "no_cards"), ([], "no_cards"), ("X", "bad_card")])

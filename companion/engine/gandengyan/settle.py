@@ -73,7 +73,7 @@ def _product(steps: list) -> int:
 def _joker_bomb_size(size: int, rules: Rules) -> int:
     """Bombs played are listed by size; the double-joker bomb (2) counts as the size it stands for."""
     if size == 2:
-        return {"as3": 3, "as4": 4}.get(rules.joker_bomb, 4)
+        return 3 if rules.joker_bomb == "as3" else 4
     return size
 
 
