@@ -189,6 +189,10 @@ def _clear():
     """Empty every cache the engine keeps per input: the game's readings cache and the card parser's."""
     combos.readings_of.cache_clear()
     cards_module._parse.cache_clear()
+    cards_module._readings_of.cache_clear()
+    from companion.engine import money
+
+    money._read_stake.cache_clear()
 
 
 def cold_checks(n):

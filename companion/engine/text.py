@@ -28,18 +28,6 @@ class Text(str):
         return (Text, (self.template, self.params))
 
 
-_str_new = str.__new__
-
-
-def new_text(template: str, params: dict) -> Text:
-    """``Text(template, params)`` taking over a dict nobody else holds (no copy: the engines' hot path)."""
-    obj = _str_new(Text, template.format_map(params) if params else template)
-    obj.template = template
-    obj.params = params
-    return obj
-
-
-
 def N_(template: str, **params: Any) -> Text:
     """Mark a sentence for translation and fill in its parameters."""
     return Text(template, params)

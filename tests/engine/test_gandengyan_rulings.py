@@ -186,3 +186,23 @@ def test_preset_player_range_in_hand_facts():
     with pytest.raises(FactsError):
         g.settle(two, g.PRESETS["xiangshan"])
     assert g.settle(two, g.PRESETS["qq"]).points == {"A": 1, "B": -1}
+
+
+# Issue 9: points are bounded where a hand is settled, naming what makes them absurd.
+def test_absurd_points_are_refused_naming_the_cause():
+    from companion.engine.money import MAX_POINTS
+
+    players = ["A", "B", "C"]
+    facts = {"players": players, "winner": "A", "losers": {"B": {"cards": 5, "jokers": 0},
+                                                            "C": {"cards": 5, "jokers": 0}}}
+    rules = g.rules_from_dict({"played_bomb_mult": "double", "unit": 1_000_000})
+    with pytest.raises(FactsError) as caught:
+        g.settle({**facts, "bombs_played": [4] * 38}, rules)
+    assert caught.value.code == "too_many_points" and caught.value.field == "bombs_played"
+    assert str(MAX_POINTS) in str(caught.value)
+    many = {**facts, "losers": {"B": {"cards": 70, "jokers": 4}, "C": {"cards": 5, "jokers": 0}}}
+    with pytest.raises(FactsError) as caught:
+        g.settle(many, g.rules_from_dict({"unit": 1_000_000, "joker_doubling": "perJoker"}))
+    assert caught.value.field == "rules.unit"
+    # the twin: a big but possible hand settles
+    assert g.settle({**facts, "bombs_played": [4] * 4}, rules).points["A"] == 2 * 5 * 16 * 1_000_000

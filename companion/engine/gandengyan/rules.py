@@ -46,8 +46,8 @@ class _UnitSwitch(Switch):
     def coerce(self, value: Any) -> Any:
         number = Switch.coerce(self, value)
         if number <= 0 or number > 1_000_000:
-            raise RulesError(N_("The house rule '{key}' must be a number above 0, not '{value}'.",
-                                key=self.key, value=value), field=f"rules.{self.key}")
+            raise RulesError(N_("The house rule '{key}' must be a number above 0 and at most 1000000, not "
+                                "'{value}'.", key=self.key, value=value), field=f"rules.{self.key}")
         return number
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..money import apply_stake, parse_stake
+from ..money import apply_stake, check_points, parse_stake
 from ..results import Settlement
 from ..text import N_, Text
 from .facts import validate_facts
@@ -250,8 +250,9 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     rules = as_rules(rules)
     hand = validate_facts(facts, rules)
     money = parse_stake(stake)
-    shared = _played_bombs_step(hand["bombs_played"], rules) + _long_hand_step(hand["tricks"], rules) \
-        + _unit_step(rules)
+    sources = (("bombs_played", _played_bombs_step(hand["bombs_played"], rules)),
+               ("tricks", _long_hand_step(hand["tricks"], rules)), ("rules.unit", _unit_step(rules)))
+    shared = [step for _, steps in sources for step in steps]
     limit = _limit(rules)
     points = {name: 0 for name in hand["players"]}
     steps = []
@@ -263,6 +264,7 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
         steps.append(sentence)
     winner = hand["winner"]
     points[winner] = total
+    check_points(points, max(((f, field) for field, steps in sources for f, _ in steps), default=(0, "losers"))[1])
     count = len(hand["losers"])
     steps.append(_say(_S_TOTAL_ONE, winner=winner, total=total) if count == 1
                  else _say(_S_TOTAL, winner=winner, total=total, count=count))
