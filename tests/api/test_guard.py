@@ -5,7 +5,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from api_helpers import assert_error, http
+from api_helpers import assert_error
+from api_helpers import http as http_request
 from test_tables_api import open_table, record
 
 SURROGATE_TOKEN = b'{"token": "\\ud800"}'
@@ -151,4 +152,4 @@ def test_absurd_points_are_a_clear_400_and_the_largest_allowed_hands_still_add_u
     assert read.status == 200
     points = {row["player"]: row["points"] for row in read.json["standings"]}
     assert sum(points.values()) == 0 and points["Ana"] == 3 * (3 + 1 + 2 * 2) * 16 * 1_000_000
-    assert http(api.base, "GET", f"/t/{table['id']}").status == 200
+    assert http_request(api.base, "GET", f"/t/{table['id']}").status == 200
