@@ -258,11 +258,15 @@ def request_for(draw, tables, csrf=""):
 
 @pytest.fixture(scope="module")
 def client(server, tables):
-    """A phone that opened both share links (its session may record) and holds a CSRF token."""
+    """A phone that joined both tables with their record links (its session may record) and holds a
+    CSRF token."""
     client = Client(server[0])
     for table in tables.values():
-        status, _ = client.send("GET", f"/t/{table['id']}?key={table['token']}")
-        assert status == 302
+        status, raw = client.send("GET", f"/t/{table['id']}")
+        csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
+        status, _ = client.send("POST", f"/t/{table['id']}/join", urlencode({"csrf_token": csrf, "key": table["token"]}),
+                                {"Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 303
     status, raw = client.send("GET", f"/t/{tables['gandengyan']['id']}/record")
     client.csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
     return client
