@@ -49,6 +49,15 @@ def test_joining_by_the_record_link_is_a_post_and_the_session_keeps_no_token(app
     assert token not in client.get_cookie("session").value and token not in repr(kept)
 
 
+def test_an_error_page_in_between_leaves_the_message_for_the_page(app, client):
+    """The browser asks for /favicon.ico (404) while join.js reloads the page: the 404 page must not
+    take the message meant for the table page."""
+    public_id, token = new_table(app)
+    client.post(f"/t/{public_id}/join", data={"key": token}, headers={"Accept": "application/json"})
+    assert client.get("/favicon.ico").status_code == 404
+    assert "This phone can now record" in text_of(client.get(f"/t/{public_id}"))
+
+
 def test_a_pasted_link_joins_too_and_json_answers_for_the_script(app, client):
     public_id, token = new_table(app)
     answer = client.post(f"/t/{public_id}/join", data={"key": f"http://192.168.1.20:5000/t/{public_id}#key={token}"},
