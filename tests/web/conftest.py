@@ -3,7 +3,7 @@ import pytest
 
 from companion import access, scoring
 
-from web_helpers import DG_PLAYERS, GDY_PLAYERS  # noqa: F401
+from web_helpers import DG_PLAYERS, GDY_PLAYERS, hidden  # noqa: F401
 
 
 @pytest.fixture
@@ -31,7 +31,10 @@ def writer(client):
     """``writer(table)``: this test client may record at the table (it joined with the record
     link's key: a POST, as static/join.js does it)."""
     def make(table):
-        response = client.post(f"/t/{table.public_id}/join", data={"key": access.edit_token(table)})
+        form = {"key": access.edit_token(table)}
+        if client.application.config.get("WTF_CSRF_ENABLED"):
+            form["csrf_token"] = hidden(client.get(f"/t/{table.public_id}"), "csrf_token")
+        response = client.post(f"/t/{table.public_id}/join", data=form)
         assert response.status_code == 303
         return client
     return make
