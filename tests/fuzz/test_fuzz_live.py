@@ -248,6 +248,12 @@ def request_for(draw, tables, csrf=""):
                             **{f"{field}_{i}": draw(junk_text | st.integers(0, 12).map(str) | st.just("9" * 5000))
                                for field in ("cards", "jokers", "captured") for i in range(2)}}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
+        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['join', 'pin']))}",  # never share/reset: the
+                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # token must stay
+                            draw(st.sampled_from(["key", "pin"])): draw(junk_text | st.sampled_from(
+                                [token or "", f"http://h/t/{pid}#key={token}", "123456", "1" * 7])),
+                            "action": draw(st.sampled_from(["set", "clear", ""]))}),
+                 {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
                  None, {}),
         lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
