@@ -132,7 +132,7 @@ def init_app(app: Flask) -> None:
                   help="Where the app is served, for the printed links.")
     def demo_command(base_url):
         """Create a demo table of each game with a few hands (through scoring) and print their links."""
-        from . import scoring, serializers
+        from . import access, scoring, serializers
         from .engine.common import EngineError
 
         tables = []
@@ -148,10 +148,11 @@ def init_app(app: Flask) -> None:
         with current_app.test_request_context("/", base_url=base_url):
             for table in tables:
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
-                page = serializers.url("tables.show", public_id=table.public_id, key=table.edit_token)
-                click.echo(f"  page:  {page or base_url + '/'}")
+                token = access.edit_token(table)
+                page = serializers.url("tables.show", public_id=table.public_id)
+                click.echo(f"  page:  {page or base_url + '/'}#key={token}")
                 click.echo(f"  api:   {serializers.url('api.get_table', public_id=table.public_id)}")
-                click.echo(f"  token: {table.edit_token}")
+                click.echo(f"  token: {token}")
                 click.echo("  standings: " + ", ".join(
                     f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
 

@@ -69,7 +69,7 @@ ERROR_CODES = {
     # tables
     "bad_request_id": _l("A request_id that is empty or longer than 64 characters."),
     "token_required": _l("A change without the table's edit token (HTTP 403)."),
-    "bad_token": _l("An edit token that is not the table's (HTTP 403)."),
+    "bad_token": _l("An edit token that is not the table's, or no longer is: its share link was reset (HTTP 403)."),
     "unknown_table": _l("No table has this id (HTTP 404)."),
     "unknown_hand": _l("The table has no hand with this number (HTTP 404)."),
     "stale_revision": _l("The hand changed since it was read (HTTP 409, with both versions)."),

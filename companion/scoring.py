@@ -18,6 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from sqlalchemy import desc, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import access
 from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
@@ -261,6 +262,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
                   notes=notes, first_dealer=first_dealer)
     table.stake = stake_value
     table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    access.issue_token(table)
     db.session.add(table)
     _commit()
     return table
@@ -273,10 +275,8 @@ def get_table(public_id: str) -> Table | None:
 
 
 def check_edit_token(table: Table, token: Any) -> bool:
-    import hmac
-
-    return isinstance(token, str) and bool(token) and hmac.compare_digest(
-        token.encode(), table.edit_token.encode())
+    """Is ``token`` the table's current edit token (constant time; see companion/access.py)?"""
+    return access.check_edit_token(table, token)
 
 
 def _commit() -> None:

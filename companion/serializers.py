@@ -11,7 +11,7 @@ from typing import Any
 from flask import url_for
 from werkzeug.routing import BuildError
 
-from . import scoring
+from . import access, scoring
 from .engine.cards import RANK_NAMES, format_cards
 from .i18n import tr
 
@@ -90,8 +90,9 @@ def table_urls(table, *, with_token: bool) -> dict:
     urls = {"api": url("api.get_table", public_id=table.public_id),
             "hands": url("api.list_hands", public_id=table.public_id),
             "page": url("tables.show", public_id=table.public_id)}
-    if with_token:
-        urls["share"] = url("tables.show", public_id=table.public_id, key=table.edit_token)
+    token = access.edit_token(table) if with_token else None
+    if token:  # the record link: the token rides in the fragment, which never reaches a server
+        urls["share"] = f"{urls['page']}#key={token}"
     return urls
 
 
@@ -115,7 +116,7 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "urls": table_urls(table, with_token=with_token),
     }
     if with_token:
-        out["token"] = table.edit_token
+        out["token"] = access.edit_token(table)
     return out
 
 

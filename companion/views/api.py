@@ -26,7 +26,7 @@ from flask import jsonify, request
 from flask_babel import gettext as _
 from flask_smorest import Blueprint
 
-from .. import scoring, serializers
+from .. import access, scoring, serializers
 from ..engine.errors import EngineError
 from ..i18n import tr
 from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckRequest, ConflictAnswer,
@@ -175,9 +175,13 @@ def _require_token(table, data: dict) -> None:
                          _("Changing this table needs its edit token: send the header \"Authorization: Bearer "
                            "<token>\" (X-Edit-Token is accepted too)."), "token")
     if not scoring.check_edit_token(table, given):  # constant time
-        raise InputError(403, "bad_token",
-                         _("This edit token is not the table's. Copy the token (or the share link) from the "
-                           "table's creator again."), "token")
+        if access.was_reset(table, given):
+            message = _("This edit token was replaced: someone at the table reset its share link. Ask a phone "
+                        "that can record there for the new link or token.")
+        else:
+            message = _("This edit token is not the table's, or the table's share link has been reset since. "
+                        "Copy the token (or the record link) again from a phone that can record there.")
+        raise InputError(403, "bad_token", message, "token")
 
 
 def _device(data: dict) -> str:
@@ -254,7 +258,7 @@ def import_table():
     """Recreate an exported table exactly (same standings, facts and history) under a new id and edit
     token. A damaged, foreign or newer-version document is refused and changes nothing."""
     table = _scoring_call(scoring.import_document, request.get_data(cache=True))
-    return jsonify(public_id=table.public_id, edit_token=table.edit_token,
+    return jsonify(public_id=table.public_id, edit_token=access.edit_token(table),
                    table=serializers.table_json(table, with_token=True)), 201
 
 
