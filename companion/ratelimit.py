@@ -69,7 +69,7 @@ LIMITED = {
     "api.import_table": "open_table",
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
-        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo")},
+        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "check.attach")},
 }
 
 
