@@ -142,10 +142,24 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
             with engine_guard(None):
                 sets = scoring.answer_play(module, previous, rules, hand=form["hand"].strip() or None,
                                            players=players, previous_as=data.get("previous_as"))
-            out["answer_sets"] = serializers.answers_json(sets, module.NAME, translate=False)
+            out["answer_sets"] = _shared(serializers.answers_json(sets, module.NAME, translate=False))
         except EngineError as error:
             out["answers_error"] = error.message
     return out
+
+
+def _shared(answer: dict) -> dict:
+    """Answers that beat every reading of the table's play are shown once ("shared"); each
+    reading keeps the answers of its own."""
+    sets = answer["readings"]
+    if len(sets) < 2:
+        return {**answer, "shared": []}
+    def key(item):
+        return (item["kind"], item["play"])
+    common = set.intersection(*({key(a) for a in one["answers"]} for one in sets))
+    shared = [a for a in sets[0]["answers"] if key(a) in common]
+    readings = [{**one, "answers": [a for a in one["answers"] if key(a) not in common]} for one in sets]
+    return {**answer, "readings": readings, "shared": shared}
 
 
 def _table_reading(module, data: dict, reading, pin) -> dict:
