@@ -21,7 +21,7 @@ DAGONG_RULES = [{}, {"allow_straights": True, "bomb_min": 3, "gunlong": True, "m
                      "four_jokers": "topBomb", "hard_beats_soft": True, "xi_premium": True}]
 GANDENGYAN_HAND = "3 4 5 5 6 7 7 8 9 9 10 J Q K A 2 SJ SJ BJ BJ"  # 20 cards, 4 jokers
 GANDENGYAN_PREVIOUS = ["3", "A", "2", "4 4", "2 2", "5 5 5", "3 4 5", "8 9 10 J Q", "3 3 4 4", "4 4 4 4",
-                       "6 6 6 6 6", "5 SJ BJ"]
+                       "6 6 6 6 6", "5 5 6 6 7 7"]
 GANDENGYAN_RULES = [{}, {"triple_is_bomb": True, "joker_bomb": "top"}]
 
 

@@ -62,7 +62,6 @@ ERROR_CODES = {
     "too_many_cards": _l("A hand with more cards than the game deals."),
     "previous_not_a_combination": _l("What beats this: the cards on the table are no combination."),
     "reading_not_possible": _l("The cards cannot be read as the declared reading (previous_as)."),
-    "not_available": _l("The game does not answer this question yet."),
     "bad_facts": _l("Hand facts the engine refuses (other fact codes name the exact problem)."),
     "player_count": _l("Too few or too many players for the game."),
     "bad_players": _l("The players are not a list of names (or not the table's players in seat order)."),

@@ -182,9 +182,6 @@ def answer_play(module, previous, rules, *, hand=None, players=None, previous_as
     """What beats ``previous``? First the answers to the reading the checker uses (or the declared
     one); then, when the cards read several ways and none was declared, the answers to each other
     reading. The engine's ``answers`` decides everything."""
-    if not hasattr(module, "answers"):
-        raise ScoringError(N_("'What beats this?' is not available for {game} yet.", game=module.TITLE),
-                           code="not_available", field="game")
     main = module.answers(previous, rules, hand=hand, players=players, previous_as=previous_as)
     readings = pins(module, previous, rules, players)
     declared = previous_as is not None and str(previous_as).strip()

@@ -137,7 +137,7 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
     if result is not None and len(result["readings"]) > 1:
         out["play_pins"] = {serializers.reading_json(r)["reading"] + "|" + r.type: pin
                             for r, pin in scoring.pins(module, data["play"], rules, players) if pin}
-    if previous and hasattr(module, "answers"):
+    if previous:
         try:
             with engine_guard(None):
                 sets = scoring.answer_play(module, previous, rules, hand=form["hand"].strip() or None,

@@ -6,8 +6,12 @@ import pytest
 from companion.engine import ENGINES
 from companion.engine.cards import format_cards
 
-D = "dagong"
+D, G = "dagong", "gandengyan"
 CASES = [
+    {"game": G, "previous": "7", "hand": "8 2 3 3 3 3 SJ BJ"},
+    {"game": G, "previous": "4 5 6", "players": 2},
+    {"game": G, "previous": "5 SJ BJ"},
+    {"game": G, "previous": "8 8 8", "preset": "qq", "hand": "J J J"},
     {"game": D, "previous": "7 7", "hand": "8 JK 9 9 9 9 5h 10h Kh"},
     {"game": D, "previous": "7 7"},
     {"game": D, "previous": "4 4 4 4", "hand": "5 5 5 5 3 3 3 3 3"},
@@ -20,7 +24,8 @@ CASES = [
 def _engine(body):
     module = ENGINES[body["game"]]
     rules = module.rules_from_dict(body.get("rules"), preset=body.get("preset"))
-    return module.answers(body["previous"], rules, hand=body.get("hand"), previous_as=body.get("previous_as"))
+    return module.answers(body["previous"], rules, hand=body.get("hand"), previous_as=body.get("previous_as"),
+                          players=body.get("players"))
 
 
 @pytest.mark.parametrize("body", CASES)
@@ -35,7 +40,7 @@ def test_api_answers_are_the_engines(client, body):
 
 
 def test_ambiguous_previous_answers_each_reading(client):
-    data = client.post("/api/v1/answers", json=CASES[4]).get_json()
+    data = client.post("/api/v1/answers", json=CASES[8]).get_json()
     pins = [one["pin"] for one in data["readings"]]
     assert len(pins) >= 2 and "5 5 5" in pins
     triple = next(one for one in data["readings"] if one["pin"] == "5 5 5")
@@ -67,10 +72,20 @@ def test_cli_answers_json_is_the_api_answer(runner, client, body):
         args += ["--rules", json.dumps(body["rules"])]
     if "previous_as" in body:
         args += ["--previous-as", body["previous_as"]]
+    if "players" in body:
+        args += ["--players", str(body["players"])]
+    if "preset" in body:
+        args += ["--preset", body["preset"]]
     result = runner.invoke(args=args + [body["previous"]])
     api = client.post("/api/v1/answers", json=body).get_json()
     assert result.exit_code == (0 if api["can_beat"] else 1), result.output
     assert json.loads(result.output) == api
+
+
+def test_gandengyan_each_reading(client):
+    data = client.post("/api/v1/answers", json={"game": G, "previous": "5 SJ BJ"}).get_json()
+    pins = {one["pin"]: one["answers"][0]["play"] for one in data["readings"]}
+    assert pins["5 6 7"] == "6 7 8" and pins["5 5 5"] == "6 6 6"
 
 
 def test_cli_answers_text(runner):
