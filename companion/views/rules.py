@@ -38,6 +38,7 @@ RULE_ANCHORS = {
     },
     "gandengyan": {
         "pass": "turns", "lead_pass": "turns", "lead_ok": "plays", "bad_players": "deal", "too_many_copies": "deal",
+        "bad_rules": "house-rules",
         "bad_previous": "plays", "bad_reading": "jokers", "joker_alone": "jokers", "joker_as_two": "jokers",
         "joker_only": "jokers", "not_higher": "follow", "not_one_higher": "follow", "length_mismatch": "follow",
         "type_mismatch": "follow", "only_bomb_beats_bomb": "bombs", "only_bomb_beats_joker": "bombs",
