@@ -102,3 +102,20 @@ def test_what_beats_this_from_a_hand_and_the_rules_page(page: Page, live_server)
     shot(page, "6-table-rules-zh")
     shot_of(page.locator("#plays"), "6b-plays")
     shot_of(page.locator("#example"), "6c-example")
+
+
+def test_gandengyan_rules_and_answers_in_arabic(page: Page, live_server):
+    page.goto(f"{live_server}/rules/gandengyan?lang=ar")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#follow")).to_be_visible()
+    expect(page.locator(".plays .cards").first).to_have_attribute("dir", "ltr")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the rules page scrolls sideways ({width} px)"
+    shot(page, "7-gandengyan-rules-ar")
+    page.goto(f"{live_server}/check?game=gandengyan&previous=4+5+6&play=6+7+8&lang=ar")
+    expect(page.locator("#verdict")).to_have_class(re.compile(r"\billegal\b"))
+    page.locator("#answers summary").tap()
+    expect(page.locator('#answers .answer[data-kind="follow"] .cards')).to_have_attribute("aria-label", "5, 6, 7")
+    page.locator("#reason-link").tap()
+    expect(page).to_have_url(re.compile(r"/rules/gandengyan#follow$"))
+    shot(page, "8-gandengyan-follow-ar")
