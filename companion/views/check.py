@@ -99,6 +99,8 @@ def _page(table: Table | None):
                                                  play_as=data.get("play_as"))
                     result = serializers.verdict_json(verdict, data["game"].NAME, translate=False)
                 context = _more(data, result, form)
+            if context.get("answers_field") == "hand":
+                errors["hand"] = context["answers_error"]
         except (InputError, EngineError) as error:
             errors[_field(error.field)] = error.message
             status = 400
@@ -128,7 +130,8 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
     """The readings of the table's play and of the play (each with the words that pin it) and
     the answers to "what beats this?"."""
     module, rules, players = data["game"], data["rules"], data.get("players")
-    out: dict = {"table_readings": [], "play_pins": {}, "answer_sets": None, "answers_error": None}
+    out: dict = {"table_readings": [], "play_pins": {}, "answer_sets": None, "answers_error": None,
+                 "answers_field": None}
     previous = data.get("previous")
     if previous and not data.get("previous_as"):
         readings = scoring.pins(module, previous, rules, players)
@@ -145,6 +148,7 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
             out["answer_sets"] = _shared(serializers.answers_json(sets, module.NAME, translate=False))
         except EngineError as error:
             out["answers_error"] = error.message
+            out["answers_field"] = error.field
     return out
 
 

@@ -103,3 +103,8 @@ def test_attach_a_ruling_to_a_hand(client, writer, house):
 def test_attach_needs_the_edit_right(client, house):
     response = client.post(f"/t/{house.public_id}/check/note", data={"previous": "4", "play": "5", "hand": "1"})
     assert response.status_code == 403
+
+
+def test_a_bad_hand_is_shown_at_the_hand_field(client):
+    html = client.get("/check?game=dagong&previous=7+7&play=&beat=1&hand=8+x").get_data(as_text=True)
+    assert 'id="hand-error"' in html and "&#39;x&#39; at position 2" in html
