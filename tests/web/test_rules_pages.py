@@ -108,3 +108,13 @@ def test_attach_needs_the_edit_right(client, house):
 def test_a_bad_hand_is_shown_at_the_hand_field(client):
     html = client.get("/check?game=dagong&previous=7+7&play=&beat=1&hand=8+x").get_data(as_text=True)
     assert 'id="hand-error"' in html and "&#39;x&#39; at position 2" in html
+
+
+def test_checker_uses_the_tables_player_count_and_the_table_pages_link_to_it(client, ctx):
+    two = scoring.create_table(game="gandengyan", name="Two", players=["Ann", "Bo"])
+    html = client.get(f"/t/{two.public_id}/check?previous=4+4+4+4&play=7+7+7+7+7").get_data(as_text=True)
+    assert 'data-code="too_many_copies"' in html  # two players: one deck, four 7s
+    html = client.get("/check?game=gandengyan&previous=4+4+4+4&play=7+7+7+7+7&players=4").get_data(as_text=True)
+    assert 'class="verdict legal"' in html
+    page = client.get(f"/t/{two.public_id}").get_data(as_text=True)
+    assert f'href="/t/{two.public_id}/check"' in page and f'href="/t/{two.public_id}/rules"' in page
