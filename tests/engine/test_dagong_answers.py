@@ -12,7 +12,8 @@ from companion.engine.dagong.combos import strength
 from companion.engine.dagong.rules import play_rules
 from companion.engine.errors import EngineError
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# the profile decides how many examples (HYPOTHESIS_PROFILE=thorough: 1000)
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 rules_strategy = st.builds(
     dagong.Rules,
