@@ -146,7 +146,7 @@ class HandEvent(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(8))  # create | edit | void | restore | undo
+    kind: Mapped[str] = mapped_column(String(8))  # create | edit | void | restore | undo | note
     # Snapshots {"facts", "status", "points": {name: int}}; None before a create.
     before: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     after: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)

@@ -85,7 +85,8 @@ LIMITED = {
     "api.import_table": "open_table",
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
-        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin")},
+        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin",
+        "check.attach")},
 }
 
 

@@ -767,7 +767,7 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
     return by_number
 
 
-_EVENT_KINDS = ("create", "edit", "void", "restore", "undo")
+_EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
 
 
 def _import_events(doc: dict, hands: dict[int, Hand]) -> list[tuple[HandEvent, int | None]]:

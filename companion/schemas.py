@@ -57,6 +57,11 @@ ERROR_CODES = {
     "bad_rules": _l("A house-rule value the switch does not allow."),
     "bad_stake": _l("The stake is not a number from 0 to 1000000 with at most 4 decimals."),
     "bad_card": _l("Card text that cannot be read; the message says what and where."),
+    "too_many_copies": _l("More copies of a card than the decks hold."),
+    "too_many_jokers": _l("More jokers than the decks hold."),
+    "too_many_cards": _l("A hand with more cards than the game deals."),
+    "previous_not_a_combination": _l("What beats this: the cards on the table are no combination."),
+    "reading_not_possible": _l("The cards cannot be read as the declared reading (previous_as)."),
     "bad_facts": _l("Hand facts the engine refuses (other fact codes name the exact problem)."),
     "player_count": _l("Too few or too many players for the game."),
     "bad_players": _l("The players are not a list of names (or not the table's players in seat order)."),
@@ -558,6 +563,20 @@ class CheckRequest(Request):
         return data
 
 
+class AnswersRequest(Request):
+    """What beats this? The play on the table, and optionally the cards in hand."""
+
+    game = Game()
+    previous = Cards(required=True)
+    hand = Cards()
+    players = PLAYERS
+    previous_as = Text(example="\"5 5 5\"")
+    preset = Preset()
+    rules = HouseRules()
+
+    _per_game = CheckRequest._per_game
+
+
 # The facts of one hand, by game (the settle body and a table's hand). The engine checks them.
 _NAMES = {"type": "array", "items": {"type": "string"}}
 _SIZES = {"type": "array", "items": {"type": "integer"}}
@@ -776,6 +795,36 @@ class CheckAnswer(Answer):
     play = fields.Nested(ReadingAnswer, required=True, allow_none=True)
     readings = fields.List(fields.Nested(ReadingAnswer), required=True)
     game = _str()
+
+
+class AnswerItem(Answer):
+    play = _str(metadata={"description": "The cards to play, in card notation (\"8 8\", \"9 9 9 9 JK\")."})
+    type = _str(metadata={"description": "The type of the play as the checker reads it (\"pair\", \"bomb\", …)."})
+    reason = _str(metadata={"description": "The checker's reason: why this play beats the table."})
+    kind = _str(metadata={"description": "The kind of answer: \"follow\", \"two\", \"510k\", \"pure_510k\", "
+                                         "\"bomb_<cards>\", …"})
+    reading = fields.Nested(ReadingAnswer, required=True)
+
+
+class AnswerReading(Answer):
+    reading = fields.Nested(ReadingAnswer, required=True, allow_none=True,
+                            metadata={"description": "The reading of the cards on the table answered."})
+    pin = _nullable_str(metadata={"description": "The previous_as that pins this reading."})
+    answers = fields.List(fields.Nested(AnswerItem), required=True)
+    can_beat = fields.Boolean(required=True)
+
+
+class AnswersAnswer(Answer):
+    answers = fields.List(fields.Nested(AnswerItem), required=True,
+                          metadata={"description": "The smallest legal answer of each kind, weakest first."})
+    can_beat = fields.Boolean(required=True, metadata={"description": "False: nothing (in the hand) can beat it."})
+    game = _str()
+    previous = fields.Nested(ReadingAnswer, required=True, allow_none=True,
+                             metadata={"description": "The reading of the cards on the table answered."})
+    readings = fields.List(fields.Nested(AnswerReading), required=True,
+                           metadata={"description": "When the cards on the table read several ways and no "
+                                                    "previous_as was sent: the answers to each reading, the "
+                                                    "first as above. Otherwise empty."})
 
 
 NUMBER_MAP = {"type": "object", "additionalProperties": {"type": "number"}}

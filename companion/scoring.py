@@ -30,6 +30,7 @@ PLAYER_NAME_MAX = 40
 NOTES_MAX = 2000
 CURRENCY_MAX = 12
 DEVICE_MAX = 60
+NOTE = "note"  # a HandEvent that changes nothing: a ruling attached to a hand (issue 13)
 
 
 class ScoringError(EngineError):
@@ -144,6 +145,81 @@ def _settle_points(table: Table, facts: dict):
 def check_play(module, previous, play, rules, **opts):
     """The engine's Verdict for ``play`` on ``previous`` under ``rules``."""
     return module.check(previous, play, rules, **opts)
+
+
+class AnswerSet(NamedTuple):
+    """The answers to one reading of the play on the table."""
+
+    reading: Any          # the engine's Reading answered (None when unknown)
+    pin: str | None       # the previous_as that pins this reading (None: it cannot be pinned)
+    answers: tuple        # the engine's Answers, weakest first
+
+
+def _pin(module, reading, readings) -> str | None:
+    declaration = getattr(module, "declaration", None)
+    if declaration is not None:
+        return declaration(reading, readings)
+    from .engine.cards import RANK_NAMES
+
+    return " ".join(RANK_NAMES[v] for v in reading.values) or None
+
+
+def readings_of(module, cards, rules, players=None) -> tuple:
+    """Every reading of ``cards`` (the game's classify), strongest first."""
+    import inspect
+
+    if players is not None and "players" in inspect.signature(module.classify).parameters:
+        return module.classify(cards, rules, players=players)
+    return module.classify(cards, rules)
+
+
+def pins(module, cards, rules, players=None) -> list[tuple[Any, str | None]]:
+    """(reading, the declaration that pins it) for every reading of ``cards``."""
+    readings = readings_of(module, cards, rules, players)
+    return [(reading, _pin(module, reading, readings)) for reading in readings]
+
+
+def answer_play(module, previous, rules, *, hand=None, players=None, previous_as=None) -> list[AnswerSet]:
+    """What beats ``previous``? First the answers to the reading the checker uses (or the declared
+    one); then, when the cards read several ways and none was declared, the answers to each other
+    reading. The engine's ``answers`` decides everything."""
+    main = module.answers(previous, rules, hand=hand, players=players, previous_as=previous_as)
+    readings = pins(module, previous, rules, players)
+    declared = previous_as is not None and str(previous_as).strip()
+    if declared:
+        chosen = next(((r, p) for r, p in readings if p == str(previous_as).strip()), (None, previous_as))
+        return [AnswerSet(chosen[0], chosen[1], main)]
+    if len(readings) < 2:
+        return [AnswerSet(readings[0][0] if readings else None, None, main)]
+    out = [AnswerSet(readings[0][0], readings[0][1], main)]
+    for reading, pin in readings[1:]:
+        if pin is not None:
+            out.append(AnswerSet(reading, pin, module.answers(previous, rules, hand=hand, players=players,
+                                                              previous_as=pin)))
+    return out
+
+
+def add_ruling(table: Table, number: Any, ruling: dict, *, device=None) -> HandEvent:
+    """Attach a ruling of the checker (``{"previous", "play", "previous_as", "play_as", "legal",
+    "code", "reason"}``, the reason as :func:`engine.text.to_data`) to hand ``number`` as a note
+    in its history. The hand, its revision and the standings do not change; undo skips notes."""
+    hand = _require_hand(table, number)
+    try:
+        _lock(table)
+        db.session.refresh(hand)
+        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=NOTE, before=None,
+                                 after={"note": ruling, "status": hand.status}, hand_revision=hand.revision,
+                                 device=_device(device)))
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return history(table, hand, limit=1)[0]
+
+
+def latest_hand_number(table: Table) -> int | None:
+    """The number of the table's latest hand (the one a ruling is attached to by default)."""
+    return table.hand_seq or None
 
 
 def settle_facts(module, facts: dict, rules, stake: Decimal | None = None):
@@ -506,7 +582,7 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
         undone = select(HandEvent.undoes_id).where(HandEvent.table_id == table.id,
                                                    HandEvent.undoes_id.is_not(None))
         event = db.session.scalar(
-            select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind != "undo",
+            select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind.not_in(("undo", NOTE)),
                                     HandEvent.id.not_in(undone))
             .order_by(desc(HandEvent.id)).limit(1))
         if event is None:

@@ -72,6 +72,25 @@ def verdict_json(verdict, game: str, *, translate: bool = True) -> dict:
             "game": game}
 
 
+def answer_json(answer, *, translate: bool = True) -> dict:
+    """One engine Answer: the cards, the type and the checker's reason."""
+    return {"play": format_cards(answer.cards), "type": answer.type,
+            "reason": tr(answer.reason) if translate else answer.reason, "kind": answer.kind,
+            "reading": reading_json(answer.play)}
+
+
+def answers_json(sets: list, game: str, *, translate: bool = True) -> dict:
+    """The answer of POST /answers from ``scoring.answer_play``'s AnswerSets."""
+    def one(answer_set) -> dict:
+        return {"reading": reading_json(answer_set.reading) if answer_set.reading is not None else None,
+                "pin": answer_set.pin, "answers": [answer_json(a, translate=translate) for a in answer_set.answers],
+                "can_beat": bool(answer_set.answers)}
+
+    first = one(sets[0])
+    return {"answers": first["answers"], "can_beat": first["can_beat"], "game": game,
+            "previous": first["reading"], "readings": [one(s) for s in sets] if len(sets) > 1 else []}
+
+
 def settlement_json(settlement, game: str) -> dict:
     """The answer of POST /settle."""
     out = {"deltas": dict(settlement.deltas), "steps": [tr(s) for s in settlement.steps],

@@ -43,6 +43,29 @@ class Verdict:
 
 
 @dataclass(frozen=True, slots=True)
+class Answer:
+    """One answer to "what beats this?": the cards to play, the engine's own :class:`Verdict` on
+    them (``check``'s, so it is legal by construction) and the kind of answer it is ("follow",
+    "510k", "pure_510k", "bomb_5", "two", …; each game names its kinds)."""
+
+    cards: tuple
+    verdict: Verdict
+    kind: str
+
+    @property
+    def play(self) -> "Reading":
+        return self.verdict.play
+
+    @property
+    def type(self) -> str:
+        return self.verdict.play.type
+
+    @property
+    def reason(self) -> Text:
+        return self.verdict.reason
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """``deltas``: name -> points × stake (ints when whole); ``points``: name -> integer points
     before the stake; ``steps``: plain sentences. 大冶打拱 fills ``winners``, ``arch`` and

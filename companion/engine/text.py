@@ -31,3 +31,18 @@ class Text(str):
 def N_(template: str, **params: Any) -> Text:
     """Mark a sentence for translation and fill in its parameters."""
     return Text(template, params)
+
+
+def to_data(value: Any) -> Any:
+    """A :class:`Text` (with its Text parameters) as JSON-able data, so that a stored sentence can
+    be translated when it is shown; other values are kept as they are."""
+    if isinstance(value, Text):
+        return {"template": value.template, "params": {k: to_data(v) for k, v in value.params.items()}}
+    return value
+
+
+def from_data(data: Any) -> Any:
+    """The :class:`Text` that :func:`to_data` stored (anything else is returned as it is)."""
+    if isinstance(data, dict) and isinstance(data.get("template"), str) and isinstance(data.get("params"), dict):
+        return Text(data["template"], {str(k): from_data(v) for k, v in data["params"].items()})
+    return data

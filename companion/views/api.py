@@ -1,6 +1,7 @@
 """JSON API v1 (a contract: see docs/api.md; fields may be added, never renamed). Routes only.
 
 - ``POST /check``                      is a play legal?            (engine ``check``)
+- ``POST /answers``                    what beats this?            (engine ``answers``)
 - ``POST /settle``                     who pays whom, with steps    (engine ``settle``)
 - ``GET  /games``                      the games, presets and switches
 - ``POST /tables``                     open a table (returns its id and edit token)
@@ -29,7 +30,7 @@ from flask_smorest import Blueprint
 from .. import access, scoring, serializers
 from ..engine.errors import EngineError
 from ..i18n import tr
-from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckRequest, ConflictAnswer,
+from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, AnswersAnswer, AnswersRequest, CheckAnswer, CheckRequest, ConflictAnswer,
                        EditHandRequest, ErrorAnswer, GamesAnswer, HandAnswer, HandChangeAnswer,
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
@@ -106,6 +107,20 @@ def check(data):
     return jsonify(serializers.verdict_json(verdict, module.NAME))
 
 
+@bp.route("/answers", methods=["POST"])
+@bp.arguments(AnswersRequest, example={"game": "dagong", "previous": "7 7", "hand": "8 JK 9 9 9 9 5h 10h Kh"})
+@bp.alt_response(200, schema=AnswersAnswer, success=True)
+@errors(413)
+def answers(data):
+    """What beats this? The smallest legal answer of each kind (from the hand, when given); when the
+    cards on the table read several ways, the answers to each reading."""
+    module = data["game"]
+    with engine_guard(None):
+        sets = scoring.answer_play(module, data["previous"], data["rules"], hand=data.get("hand"),
+                                   players=data.get("players"), previous_as=data.get("previous_as"))
+    return jsonify(serializers.answers_json(sets, module.NAME))
+
+
 @bp.route("/settle", methods=["POST"])
 @bp.arguments(SettleRequest, example={
     "game": "gandengyan", "players": ["A", "B", "C"], "winner": "A", "stake": "0.5",
@@ -125,7 +140,7 @@ def settle(data):
 def index():
     """What this API offers (a human help page is at /api; the OpenAPI document at openapi.json)."""
     return jsonify(version=1, help=serializers.url("check.api_help"), endpoints={
-        "check": "POST /api/v1/check", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
+        "check": "POST /api/v1/check", "answers": "POST /api/v1/answers", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
         "open_table": "POST /api/v1/tables", "table": "GET /api/v1/tables/<id>",
         "hands": "GET|POST /api/v1/tables/<id>/hands", "hand": "GET|PUT /api/v1/tables/<id>/hands/<n>",
         "void": "POST /api/v1/tables/<id>/hands/<n>/void",
