@@ -69,6 +69,7 @@ test-pg: $(VENV)/.dev translations
 
 bench: $(VENV)/.dev translations
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/answers.py
 	$(BIN)/python bench/review.py
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
 

@@ -160,6 +160,10 @@ def _clear():
 
     combos.analyse.cache_clear()
     cards._parse.cache_clear()
+    cards._readings_of.cache_clear()
+    from companion.engine import money
+
+    money._read_stake.cache_clear()
 
 
 def cold_checks(n):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -101,7 +103,7 @@ def seed(url: str) -> tuple[str, str, float]:
     fsync while seeding: the figures are taken afterwards, by gunicorn, with the app's settings)."""
     from sqlalchemy import event
 
-    from companion import create_app, scoring
+    from companion import access, create_app, scoring
     from companion.extensions import db
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url})
@@ -113,7 +115,7 @@ def seed(url: str) -> tuple[str, str, float]:
         for i in range(HANDS):
             scoring.record_hand(table, facts(i), request_id=f"seed-{i}")
         seconds = time.perf_counter() - start
-        result = table.public_id, table.edit_token
+        result = table.public_id, access.edit_token(table)
         db.session.remove()
         db.engine.dispose()
     return result[0], result[1], seconds
@@ -207,10 +209,14 @@ def wrk_together(*runs) -> list[dict]:
 
 
 def recorder_cookie(base: str, public_id: str, token: str) -> str:
-    """The session cookie of a phone that opened the share link."""
+    """The session cookie of a phone that joined with the record link (a POST with the page's CSRF
+    token, as static/join.js sends it)."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.open(f"{base}/t/{public_id}?key={token}", timeout=10).read()
+    page = opener.open(f"{base}/t/{public_id}", timeout=10).read().decode()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    opener.open(f"{base}/t/{public_id}/join", urllib.parse.urlencode({"csrf_token": csrf, "key": token}).encode(),
+                timeout=10).read()
     return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 

@@ -42,7 +42,7 @@ def form(i):
 
 
 def main():
-    from companion import create_app, scoring
+    from companion import access, create_app, scoring
     from companion.extensions import db
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -55,9 +55,9 @@ def main():
             for i in range(HANDS):
                 scoring.record_hand(table, facts(i), request_id=f"seed-{i}")
             seeded = time.perf_counter() - start
-            public_id, token = table.public_id, table.edit_token
+            public_id, token = table.public_id, access.edit_token(table)
         client = app.test_client()
-        assert client.get(f"/t/{public_id}?key={token}").status_code == 302
+        assert client.post(f"/t/{public_id}/join", data={"key": token}).status_code == 303
         url = f"/t/{public_id}"
         results = {}
         for _ in range(20):  # warm up

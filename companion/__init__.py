@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-from flask import Flask
-
-from .config import Defaults, database_url, from_environment, secret_key
+if TYPE_CHECKING:  # Flask is imported by create_app: the pure engine (companion.engine) loads without it
+    from flask import Flask
 
 
 def create_app(test_config: dict | None = None) -> Flask:
+    from flask import Flask
+
+    from .config import Defaults, database_url, from_environment, secret_key
+
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
     os.makedirs(app.instance_path, exist_ok=True)

@@ -1,4 +1,4 @@
-"""flask commands: ``check``, ``settle``, ``demo``. Every rule decision is the engine's.
+"""flask commands: ``check``, ``answers``, ``settle``, ``demo``. Every rule decision is the engine's.
 
 The CLI reads its input with the same schemas as the JSON API (companion/schemas.py), asks the
 same scoring functions and prints the same JSON (companion/serializers.py), so a command and a
@@ -39,6 +39,18 @@ def _fail(error) -> None:
         raise error
     click.echo(f"error: {message}" + (f" [{field}]" if field else ""), err=True)
     sys.exit(2)
+
+
+def _print_answers(answer: dict) -> None:
+    sets = answer["readings"] or [{"reading": answer["previous"], "answers": answer["answers"],
+                                   "can_beat": answer["can_beat"]}]
+    for one in sets:
+        if len(sets) > 1 and one["reading"]:
+            click.echo(f"as {one['reading']['type']} {one['reading']['reading']}:")
+        if not one["can_beat"]:
+            click.echo("  cannot beat it" if len(sets) > 1 else "cannot beat it")
+        for item in one["answers"]:
+            click.echo(f"{'  ' if len(sets) > 1 else ''}{item['play']}  ({item['type']}): {item['reason']}")
 
 
 def _number(value) -> str:
@@ -93,6 +105,45 @@ def init_app(app: Flask) -> None:
                 click.echo("all readings: " + "; ".join(f"{r['type']} {r['reading']}" for r in answer["readings"]))
         sys.exit(0 if answer["legal"] else 1)
 
+    @app.cli.command("answers")
+    @click.option("--game", type=click.Choice(list(ENGINES)), default=next(iter(ENGINES)),
+                  show_default=True)
+    @click.option("--preset", default=None, help="House-rules preset.")
+    @click.option("--rules", "rules_json", default=None, help="House-rule switches as JSON.")
+    @click.option("--players", type=int, default=None, help="Players at the table (decides the decks).")
+    @click.option("--hand", default=None, help="The cards in your hand: only plays they can make.")
+    @click.option("--previous-as", default=None, help="What the cards on the table stand for, e.g. '5 5 5'.")
+    @click.option("--lang", default=None, help="Language of the reasons (en, zh, fr, id, ar, ko).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the answer as the JSON API does.")
+    @click.argument("previous")
+    def answers_command(game, preset, rules_json, players, hand, previous_as, lang, as_json, previous):
+        """What beats PREVIOUS? The smallest legal answer of each kind (from --hand when given).
+
+        Exit status: 0 something beats it, 1 nothing can, 2 bad input.
+        """
+        from . import scoring, serializers
+        from .engine.common import EngineError
+        from .schemas import AnswersRequest, InputError, engine_guard, load, parse_json_text
+
+        body = {"game": game, "previous": previous, "hand": hand, "players": players,
+                "previous_as": previous_as, "preset": preset}
+        with _request_context(lang):
+            try:
+                if rules_json is not None:
+                    body["rules"] = parse_json_text(rules_json)
+                data = load(AnswersRequest, body)
+                with engine_guard(None):
+                    sets = scoring.answer_play(data["game"], data["previous"], data["rules"], hand=data.get("hand"),
+                                               players=data.get("players"), previous_as=data.get("previous_as"))
+                answer = serializers.answers_json(sets, data["game"].NAME)
+            except (InputError, EngineError) as error:
+                _fail(error)
+        if as_json:
+            click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+        else:
+            _print_answers(answer)
+        sys.exit(0 if answer["can_beat"] else 1)
+
     @app.cli.command("settle")
     @click.option("--lang", default=None, help="Language of the steps (en, zh, fr, id, ar, ko).")
     @click.option("--json", "as_json", is_flag=True, help="Print the answer as the JSON API does.")
@@ -132,7 +183,7 @@ def init_app(app: Flask) -> None:
                   help="Where the app is served, for the printed links.")
     def demo_command(base_url):
         """Create a demo table of each game with a few hands (through scoring) and print their links."""
-        from . import scoring, serializers
+        from . import access, scoring, serializers
         from .engine.common import EngineError
 
         tables = []
@@ -148,10 +199,11 @@ def init_app(app: Flask) -> None:
         with current_app.test_request_context("/", base_url=base_url):
             for table in tables:
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
-                page = serializers.url("tables.show", public_id=table.public_id, key=table.edit_token)
-                click.echo(f"  page:  {page or base_url + '/'}")
+                token = access.edit_token(table)
+                page = serializers.url("tables.show", public_id=table.public_id)
+                click.echo(f"  page:  {page or base_url + '/'}#key={token}")
                 click.echo(f"  api:   {serializers.url('api.get_table', public_id=table.public_id)}")
-                click.echo(f"  token: {table.edit_token}")
+                click.echo(f"  token: {token}")
                 click.echo("  standings: " + ", ".join(
                     f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
 

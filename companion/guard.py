@@ -120,7 +120,7 @@ HAND_WRITES = frozenset({"tables.undo", "hands.record", "hands.edit", "hands.voi
 def _set_body_limit() -> None:
     if request.endpoint in HAND_WRITES:
         request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", 8 * 1024))
-    elif request.endpoint == "review.import_table":
+    elif request.endpoint in ("review.import_table", "api.import_table"):
         request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 32 * 1024 * 1024))
 
 

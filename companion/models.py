@@ -27,17 +27,16 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def new_edit_token() -> str:
-    """192 random bits, URL-safe (32 characters)."""
-    return secrets.token_urlsafe(24)
-
-
 class Table(db.Model):
     __tablename__ = "tables"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
-    edit_token: Mapped[str] = mapped_column(String(64), default=new_edit_token)
+    # The edit token is derived from the secret key and this version, never stored: only its
+    # SHA-256 (see companion/access.py). Version 0: a token made before that, shown never again.
+    token_version: Mapped[int] = mapped_column(Integer, default=1)
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    pin_hash: Mapped[Optional[str]] = mapped_column(String(255))  # salted hash of the 6-digit PIN
     game: Mapped[str] = mapped_column(String(16))
     name: Mapped[str] = mapped_column(String(80))
     # Money per point, kept as an exact decimal string ("0.5"); see the ``stake`` property.
@@ -147,7 +146,7 @@ class HandEvent(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
-    kind: Mapped[str] = mapped_column(String(8))  # create | edit | void | restore | undo
+    kind: Mapped[str] = mapped_column(String(8))  # create | edit | void | restore | undo | note
     # Snapshots {"facts", "status", "points": {name: int}}; None before a create.
     before: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     after: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)

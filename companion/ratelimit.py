@@ -22,7 +22,8 @@ from .models import RateBucket
 DEFAULT_LIMITS = {
     "open_table": (30, 3600),   # tables opened per address per hour
     "write": (600, 600),        # recorded / edited / voided hands per address per 10 minutes
-    "join": (10, 600),          # PIN attempts per address per 10 minutes
+    "pin": (5, 600),            # PIN attempts at one table per address per 10 minutes
+    "pin_table": (30, 3600),    # PIN attempts at one table, all addresses together, per hour
 }
 
 
@@ -64,11 +65,28 @@ def check(bucket: str) -> None:
             "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
 
 
+def pin_attempt(public_id: str) -> None:
+    """Count one attempt to join ``public_id`` by PIN; raise 429 past a limit. Always on (it is what
+    keeps a 6-digit PIN from being guessed, not a load guard): 5 tries per address and table in 10
+    minutes, and 30 per table an hour from all addresses together (many addresses cannot guess it
+    either). The address's own limit is checked first, so one noisy address spends only its own."""
+    address = request.remote_addr or "unknown"
+    for bucket, key in (("pin", f"{public_id}:{address}"), ("pin_table", public_id)):
+        limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+        if hit(bucket, key) > limit:
+            raise InputRejected(429, "pin_limited", _(
+                "Too many PIN attempts at this table: at most %(limit)d in %(minutes)d minutes. Wait a little, or "
+                "scan the record code on a phone that can already record.", limit=limit,
+                minutes=max(1, per // 60)), "pin")
+
+
 LIMITED = {
     "tables.new": "open_table", "api.create_table": "open_table", "review.import_table": "open_table",
+    "api.import_table": "open_table",
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
-        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo")},
+        "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin",
+        "check.attach")},
 }
 
 

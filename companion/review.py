@@ -22,6 +22,7 @@ from typing import NamedTuple
 from sqlalchemy import JSON, String, and_, case, cast, column, desc, false, func, literal, or_, select, true
 from sqlalchemy.dialects.postgresql import JSONB
 
+from . import access
 from .engine.common import EngineError, N_
 from .extensions import db
 from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
@@ -714,6 +715,7 @@ def _import_table(doc: dict) -> Table:
                   revision=_int_field(t.get("revision"), "table.revision", 1),
                   hand_seq=_int_field(t.get("hand_seq"), "table.hand_seq"))
     table.stake_text = stake
+    access.issue_token(table)  # a new id and edit token (version 1): the file carries neither
     return table
 
 
@@ -765,7 +767,7 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
     return by_number
 
 
-_EVENT_KINDS = ("create", "edit", "void", "restore", "undo")
+_EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
 
 
 def _import_events(doc: dict, hands: dict[int, Hand]) -> list[tuple[HandEvent, int | None]]:

@@ -57,6 +57,11 @@ ERROR_CODES = {
     "bad_rules": _l("A house-rule value the switch does not allow."),
     "bad_stake": _l("The stake is not a number from 0 to 1000000 with at most 4 decimals."),
     "bad_card": _l("Card text that cannot be read; the message says what and where."),
+    "too_many_copies": _l("More copies of a card than the decks hold."),
+    "too_many_jokers": _l("More jokers than the decks hold."),
+    "too_many_cards": _l("A hand with more cards than the game deals."),
+    "previous_not_a_combination": _l("What beats this: the cards on the table are no combination."),
+    "reading_not_possible": _l("The cards cannot be read as the declared reading (previous_as)."),
     "bad_facts": _l("Hand facts the engine refuses (other fact codes name the exact problem)."),
     "player_count": _l("Too few or too many players for the game."),
     "bad_players": _l("The players are not a list of names (or not the table's players in seat order)."),
@@ -69,7 +74,7 @@ ERROR_CODES = {
     # tables
     "bad_request_id": _l("A request_id that is empty or longer than 64 characters."),
     "token_required": _l("A change without the table's edit token (HTTP 403)."),
-    "bad_token": _l("An edit token that is not the table's (HTTP 403)."),
+    "bad_token": _l("An edit token that is not the table's, or no longer is: its share link was reset (HTTP 403)."),
     "unknown_table": _l("No table has this id (HTTP 404)."),
     "unknown_hand": _l("The table has no hand with this number (HTTP 404)."),
     "stale_revision": _l("The hand changed since it was read (HTTP 409, with both versions)."),
@@ -558,6 +563,20 @@ class CheckRequest(Request):
         return data
 
 
+class AnswersRequest(Request):
+    """What beats this? The play on the table, and optionally the cards in hand."""
+
+    game = Game()
+    previous = Cards(required=True)
+    hand = Cards()
+    players = PLAYERS
+    previous_as = Text(example="\"5 5 5\"")
+    preset = Preset()
+    rules = HouseRules()
+
+    _per_game = CheckRequest._per_game
+
+
 # The facts of one hand, by game (the settle body and a table's hand). The engine checks them.
 _NAMES = {"type": "array", "items": {"type": "string"}}
 _SIZES = {"type": "array", "items": {"type": "integer"}}
@@ -778,6 +797,36 @@ class CheckAnswer(Answer):
     game = _str()
 
 
+class AnswerItem(Answer):
+    play = _str(metadata={"description": "The cards to play, in card notation (\"8 8\", \"9 9 9 9 JK\")."})
+    type = _str(metadata={"description": "The type of the play as the checker reads it (\"pair\", \"bomb\", …)."})
+    reason = _str(metadata={"description": "The checker's reason: why this play beats the table."})
+    kind = _str(metadata={"description": "The kind of answer: \"follow\", \"two\", \"510k\", \"pure_510k\", "
+                                         "\"bomb_<cards>\", …"})
+    reading = fields.Nested(ReadingAnswer, required=True)
+
+
+class AnswerReading(Answer):
+    reading = fields.Nested(ReadingAnswer, required=True, allow_none=True,
+                            metadata={"description": "The reading of the cards on the table answered."})
+    pin = _nullable_str(metadata={"description": "The previous_as that pins this reading."})
+    answers = fields.List(fields.Nested(AnswerItem), required=True)
+    can_beat = fields.Boolean(required=True)
+
+
+class AnswersAnswer(Answer):
+    answers = fields.List(fields.Nested(AnswerItem), required=True,
+                          metadata={"description": "The smallest legal answer of each kind, weakest first."})
+    can_beat = fields.Boolean(required=True, metadata={"description": "False: nothing (in the hand) can beat it."})
+    game = _str()
+    previous = fields.Nested(ReadingAnswer, required=True, allow_none=True,
+                             metadata={"description": "The reading of the cards on the table answered."})
+    readings = fields.List(fields.Nested(AnswerReading), required=True,
+                           metadata={"description": "When the cards on the table read several ways and no "
+                                                    "previous_as was sent: the answers to each reading, the "
+                                                    "first as above. Otherwise empty."})
+
+
 NUMBER_MAP = {"type": "object", "additionalProperties": {"type": "number"}}
 
 
@@ -883,3 +932,46 @@ class IndexAnswer(Answer):
     version = fields.Integer(required=True)
     help = _nullable_str()
     endpoints = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+class TransferAnswer(Answer):
+    from_ = fields.String(required=True, data_key="from", metadata={"description": "Who pays."})
+    to = _str(metadata={"description": "Who is paid."})
+    amount = _str(metadata={"description": "An exact decimal string: money, or points when in_money is false."})
+
+
+class PlayerFiguresAnswer(Answer):
+    player = _str()
+    seat = fields.Integer(required=True)
+    points = fields.Integer(required=True)
+    money = _str()
+    hands = fields.Integer(required=True)
+    biggest_win = fields.Integer(required=True, allow_none=True)
+    biggest_loss = fields.Integer(required=True, allow_none=True)
+
+
+class SummaryAnswer(Answer):
+    id = _str()
+    game = _str()
+    hands = fields.Integer(required=True, metadata={"description": "Hands that count (not void)."})
+    void = fields.Integer(required=True)
+    first_at = _nullable_str()
+    last_at = _nullable_str()
+    standings = fields.List(fields.Nested(StandingAnswer), required=True)
+    players = fields.List(fields.Nested(PlayerFiguresAnswer), required=True,
+                          metadata={"description": "By standing. 干瞪眼 adds won, shut_out, jokers; 大冶打拱 adds "
+                                                   "places, arch_wins, shouts_won, shouts_lost, banker."})
+    in_money = fields.Boolean(required=True)
+    transfers = fields.List(fields.Nested(TransferAnswer), required=True)
+
+
+class ExportAnswer(Answer):
+    format = _str(metadata={"description": "\"card-table-companion/table\""})
+    format_version = fields.Integer(required=True)
+    checksum = _str()
+
+
+class ImportAnswer(Answer):
+    public_id = _str()
+    edit_token = _str(metadata={"description": "The new table's edit token (only here)."})
+    table = fields.Nested("TableAnswer", required=True)

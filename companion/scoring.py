@@ -18,6 +18,7 @@ from typing import Any, Iterable, NamedTuple
 from sqlalchemy import desc, func, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import access
 from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
@@ -29,6 +30,7 @@ PLAYER_NAME_MAX = 40
 NOTES_MAX = 2000
 CURRENCY_MAX = 12
 DEVICE_MAX = 60
+NOTE = "note"  # a HandEvent that changes nothing: a ruling attached to a hand (issue 13)
 
 
 class ScoringError(EngineError):
@@ -153,6 +155,81 @@ def check_play(module, previous, play, rules, **opts):
     return module.check(previous, play, rules, **opts)
 
 
+class AnswerSet(NamedTuple):
+    """The answers to one reading of the play on the table."""
+
+    reading: Any          # the engine's Reading answered (None when unknown)
+    pin: str | None       # the previous_as that pins this reading (None: it cannot be pinned)
+    answers: tuple        # the engine's Answers, weakest first
+
+
+def _pin(module, reading, readings) -> str | None:
+    declaration = getattr(module, "declaration", None)
+    if declaration is not None:
+        return declaration(reading, readings)
+    from .engine.cards import RANK_NAMES
+
+    return " ".join(RANK_NAMES[v] for v in reading.values) or None
+
+
+def readings_of(module, cards, rules, players=None) -> tuple:
+    """Every reading of ``cards`` (the game's classify), strongest first."""
+    import inspect
+
+    if players is not None and "players" in inspect.signature(module.classify).parameters:
+        return module.classify(cards, rules, players=players)
+    return module.classify(cards, rules)
+
+
+def pins(module, cards, rules, players=None) -> list[tuple[Any, str | None]]:
+    """(reading, the declaration that pins it) for every reading of ``cards``."""
+    readings = readings_of(module, cards, rules, players)
+    return [(reading, _pin(module, reading, readings)) for reading in readings]
+
+
+def answer_play(module, previous, rules, *, hand=None, players=None, previous_as=None) -> list[AnswerSet]:
+    """What beats ``previous``? First the answers to the reading the checker uses (or the declared
+    one); then, when the cards read several ways and none was declared, the answers to each other
+    reading. The engine's ``answers`` decides everything."""
+    main = module.answers(previous, rules, hand=hand, players=players, previous_as=previous_as)
+    readings = pins(module, previous, rules, players)
+    declared = previous_as is not None and str(previous_as).strip()
+    if declared:
+        chosen = next(((r, p) for r, p in readings if p == str(previous_as).strip()), (None, previous_as))
+        return [AnswerSet(chosen[0], chosen[1], main)]
+    if len(readings) < 2:
+        return [AnswerSet(readings[0][0] if readings else None, None, main)]
+    out = [AnswerSet(readings[0][0], readings[0][1], main)]
+    for reading, pin in readings[1:]:
+        if pin is not None:
+            out.append(AnswerSet(reading, pin, module.answers(previous, rules, hand=hand, players=players,
+                                                              previous_as=pin)))
+    return out
+
+
+def add_ruling(table: Table, number: Any, ruling: dict, *, device=None) -> HandEvent:
+    """Attach a ruling of the checker (``{"previous", "play", "previous_as", "play_as", "legal",
+    "code", "reason"}``, the reason as :func:`engine.text.to_data`) to hand ``number`` as a note
+    in its history. The hand, its revision and the standings do not change; undo skips notes."""
+    hand = _require_hand(table, number)
+    try:
+        _lock(table)
+        db.session.refresh(hand)
+        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=NOTE, before=None,
+                                 after={"note": ruling, "status": hand.status}, hand_revision=hand.revision,
+                                 device=_device(device)))
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return history(table, hand, limit=1)[0]
+
+
+def latest_hand_number(table: Table) -> int | None:
+    """The number of the table's latest hand (the one a ruling is attached to by default)."""
+    return table.hand_seq or None
+
+
 def settle_facts(module, facts: dict, rules, stake: Decimal | None = None):
     """The engine's Settlement of one hand; a stake of 0 (points only) settles at 1."""
     return module.settle(facts, rules, stake=stake if stake else 1)
@@ -269,6 +346,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
                   notes=notes, first_dealer=first_dealer)
     table.stake = stake_value
     table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
+    access.issue_token(table)
     db.session.add(table)
     _commit()
     return table
@@ -281,10 +359,8 @@ def get_table(public_id: str) -> Table | None:
 
 
 def check_edit_token(table: Table, token: Any) -> bool:
-    import hmac
-
-    return isinstance(token, str) and bool(token) and hmac.compare_digest(
-        token.encode(), table.edit_token.encode())
+    """Is ``token`` the table's current edit token (constant time; see companion/access.py)?"""
+    return access.check_edit_token(table, token)
 
 
 def _commit() -> None:
@@ -505,7 +581,7 @@ def restore_hand(table: Table, number, *, revision, device=None) -> Hand:
 def _undo_target(table: Table):
     """The query of the change the next undo takes back: the latest one not undone yet."""
     undone = select(HandEvent.undoes_id).where(HandEvent.table_id == table.id, HandEvent.undoes_id.is_not(None))
-    return (select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind != "undo",
+    return (select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.kind.not_in(("undo", NOTE)),
                                     HandEvent.id.not_in(undone))
             .order_by(desc(HandEvent.id)).limit(1))
 
@@ -635,3 +711,20 @@ def tables_by_public_id(public_ids: Iterable[str]) -> dict[str, Table]:
     if not ids:
         return {}
     return {t.public_id: t for t in db.session.scalars(select(Table).where(Table.public_id.in_(ids)))}
+
+
+# --------------------------------------------------------------------------------------------
+# A whole table as a document (the review module does the work; here for the API's one service door)
+
+
+def export_document(table: Table) -> dict:
+    from . import review
+
+    return review.export_document(table)
+
+
+def import_document(data: bytes | str) -> Table:
+    """Recreate an exported table (one transaction); :class:`review.ImportRefused` says why not."""
+    from . import review
+
+    return review.import_json(data)

@@ -11,7 +11,7 @@ from typing import Any
 from flask import url_for
 from werkzeug.routing import BuildError
 
-from . import scoring
+from . import access, scoring
 from .engine.cards import RANK_NAMES, format_cards
 from .i18n import tr
 
@@ -72,6 +72,25 @@ def verdict_json(verdict, game: str, *, translate: bool = True) -> dict:
             "game": game}
 
 
+def answer_json(answer, *, translate: bool = True) -> dict:
+    """One engine Answer: the cards, the type and the checker's reason."""
+    return {"play": format_cards(answer.cards), "type": answer.type,
+            "reason": tr(answer.reason) if translate else answer.reason, "kind": answer.kind,
+            "reading": reading_json(answer.play)}
+
+
+def answers_json(sets: list, game: str, *, translate: bool = True) -> dict:
+    """The answer of POST /answers from ``scoring.answer_play``'s AnswerSets."""
+    def one(answer_set) -> dict:
+        return {"reading": reading_json(answer_set.reading) if answer_set.reading is not None else None,
+                "pin": answer_set.pin, "answers": [answer_json(a, translate=translate) for a in answer_set.answers],
+                "can_beat": bool(answer_set.answers)}
+
+    first = one(sets[0])
+    return {"answers": first["answers"], "can_beat": first["can_beat"], "game": game,
+            "previous": first["reading"], "readings": [one(s) for s in sets] if len(sets) > 1 else []}
+
+
 def settlement_json(settlement, game: str) -> dict:
     """The answer of POST /settle."""
     out = {"deltas": dict(settlement.deltas), "steps": [tr(s) for s in settlement.steps],
@@ -90,8 +109,9 @@ def table_urls(table, *, with_token: bool) -> dict:
     urls = {"api": url("api.get_table", public_id=table.public_id),
             "hands": url("api.list_hands", public_id=table.public_id),
             "page": url("tables.show", public_id=table.public_id)}
-    if with_token:
-        urls["share"] = url("tables.show", public_id=table.public_id, key=table.edit_token)
+    token = access.edit_token(table) if with_token else None
+    if token:  # the record link: the token rides in the fragment, which never reaches a server
+        urls["share"] = f"{urls['page']}#key={token}"
     return urls
 
 
@@ -115,7 +135,7 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "urls": table_urls(table, with_token=with_token),
     }
     if with_token:
-        out["token"] = table.edit_token
+        out["token"] = access.edit_token(table)
     return out
 
 
@@ -159,3 +179,28 @@ def games_json() -> dict:
                          for key, sw in module.SWITCHES.items()},
         }
     return out
+
+
+def summary_json(table) -> dict:
+    """The night at a table: standings, each player's figures, and the fewest transfers that square
+    everyone (``from`` pays ``to``; amounts in money, or in points when the table plays for none)."""
+    from . import review
+
+    figures = review.summary(table)
+    up = review.settle_table(table)
+    players = []
+    for f in figures.players:
+        row = {"player": f.name, "seat": f.seat, "points": f.points, "money": money(f.money), "hands": f.hands,
+               "biggest_win": f.biggest_win, "biggest_loss": f.biggest_loss}
+        if table.game == "gandengyan":
+            row.update(won=f.won, shut_out=f.shut_out, jokers=f.jokers)
+        else:
+            row.update(places=dict(zip(("first", "second", "third", "last"), f.places)),
+                       arch_wins={arch: f.arch_wins.get(arch, 0) for arch in review.ARCHES},
+                       shouts_won=f.shouts_won, shouts_lost=f.shouts_lost, banker=f.banker)
+        players.append(row)
+    return {"id": table.public_id, "game": table.game, "hands": figures.hands, "void": figures.void,
+            "first_at": figures.first_at.isoformat() if figures.first_at else None,
+            "last_at": figures.last_at.isoformat() if figures.last_at else None,
+            "standings": standings_json(table), "players": players, "in_money": up.in_money,
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": money(t.amount)} for t in up.transfers]}

@@ -22,10 +22,13 @@ is a snapshot of the same document, for reading in the repository.
 
 - Send JSON (`Content-Type` is not checked); bodies are at most 64 KiB. Every answer is JSON.
 - A request with a field the operation does not take is refused (`unknown_field`, `field` names it).
-- **Edit token.** Changes to a table need its edit token (returned once, by `POST /api/v1/tables`):
-  send `Authorization: Bearer <token>`. `X-Edit-Token: <token>` is still accepted for existing
-  clients. `"token"` in the JSON body still works but is **deprecated**. Tokens are compared in
-  constant time.
+- **Edit token.** Changes to a table need its edit token (returned once, by `POST /api/v1/tables`
+  or `POST /api/v1/import`): send `Authorization: Bearer <token>`. `X-Edit-Token: <token>` is still
+  accepted for existing clients. `"token"` in the JSON body still works but is **deprecated**.
+  The server stores only a hash of the token and compares in constant time. `urls.share` is the
+  table's record link, `…/t/<id>#key=<token>` (the token in the fragment, which browsers never
+  send). Resetting the table's share link (on its page) replaces the token: the old one then gets
+  403 `bad_token`, with a message that says the link was reset.
 - **Errors.** Every bad input is a 4xx answer
   `{"error": {"code": "...", "message": "...", "field": "..." | null}}`: `code` is stable (below),
   `message` is one sentence in the language of `Accept-Language` (or `?lang=`), `field` names the
@@ -99,9 +102,12 @@ def render() -> str:
             body = op.get("requestBody")
             if body:
                 media = body["content"]["application/json"]
-                name = media["schema"]["$ref"].rsplit("/", 1)[-1]
-                out.append(f"Body `{name}`{'' if body.get('required') else ' (optional)'}:\n")
-                out.extend(_fields(schemas[name], schemas))
+                if "$ref" in media["schema"]:
+                    name = media["schema"]["$ref"].rsplit("/", 1)[-1]
+                    out.append(f"Body `{name}`{'' if body.get('required') else ' (optional)'}:\n")
+                    out.extend(_fields(schemas[name], schemas))
+                else:  # a free-form document, described in words
+                    out.append(f"Body: {body.get('description', 'a JSON object')}\n")
                 if "example" in media:
                     import json
 

@@ -7,7 +7,8 @@
   var slot = document.getElementById("card-keys-slot");
   if (!form || !template || !slot || !("content" in template)) { return; }
 
-  var fields = [document.getElementById("previous"), document.getElementById("play")];
+  var fields = [document.getElementById("previous"), document.getElementById("play"),
+                document.getElementById("hand")].filter(function (f) { return f; });
   var labels = document.getElementById("card-keys-labels");
   var target = (!fields[0].value && !fields[1].value) ? fields[0] : fields[1];
   var phoneKeyboard = false;
@@ -19,7 +20,7 @@
     target = field;
     fields.forEach(function (f) { f.classList.toggle("focused-field", f === field); });
     if (labels && targetNote) {
-      targetNote.textContent = labels.getAttribute(field.id === "previous" ? "data-previous" : "data-play");
+      targetNote.textContent = labels.getAttribute("data-" + field.id);
     }
   }
 
@@ -81,7 +82,7 @@
       target.value = "";
       emit(target);
     } else if (button.dataset.action === "next") {
-      setTarget(target === fields[0] ? fields[1] : fields[0]);
+      setTarget(fields[(fields.indexOf(target) + 1) % fields.length]);
     } else if (button.dataset.action === "keyboard") {
       setPhoneKeyboard(!phoneKeyboard);
       target.focus();

@@ -29,7 +29,7 @@ def pytest_collection_modifyitems(config, items):
     test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright."""
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if "page" in names:
+        if "page" in names or "browser" in names:
             item.add_marker(pytest.mark.browser)
         elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)

@@ -124,8 +124,10 @@ def _tokens_at(word: str, i: int):
         yield (Card(rank, _SUIT_INPUT[word[j]]),), j + 1
 
 
-def _readings_of(word: str) -> list[tuple[Card, ...]]:
-    """Up to :data:`_MAX_READINGS` complete readings of one word, in the order found."""
+@lru_cache(maxsize=4096)
+def _readings_of(word: str) -> tuple[tuple[Card, ...], ...]:
+    """Up to :data:`_MAX_READINGS` complete readings of one (upper-case) word, in the order found.
+    Words repeat ("5", "JK", "10s"), so each is read once."""
     memo: dict[int, list[tuple[Card, ...]]] = {len(word): [()]}
 
     def rest(i: int) -> list[tuple[Card, ...]]:
@@ -138,7 +140,7 @@ def _readings_of(word: str) -> list[tuple[Card, ...]]:
             memo[i] = found[:_MAX_READINGS]
         return memo[i]
 
-    return rest(0)
+    return tuple(rest(0))
 
 
 def _bad_word(written: str, first_position: int) -> CardError:

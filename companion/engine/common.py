@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from .errors import EngineError, FactsError, RulesError
 from .money import STAKE_MAX, apply_stake, parse_stake
-from .results import (LazySettlement, Reading, Settlement, Verdict, lazy_verdict, new_reading,  # noqa: F401
-                      new_verdict)
+from .results import Reading, Settlement, Verdict
 from .switches import Switch, build_rules, rules_to_dict, snake
-from .text import N_, Text, new_text  # noqa: F401
+from .text import N_, Text
 
 __all__ = ["EngineError", "FactsError", "RulesError", "STAKE_MAX", "apply_stake", "parse_stake", "Reading",
            "Settlement", "Verdict", "Switch", "build_rules", "rules_to_dict", "snake", "N_", "Text"]

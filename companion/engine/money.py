@@ -3,12 +3,16 @@ JSON API, CLI), and the one multiplication of points by the stake."""
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .errors import FactsError
 from .text import N_
 
 STAKE_MAX = Decimal("1000000")
+# No hand moves more points than this: beyond it a house rule or a fact is absurd (and the numbers
+# would no longer fit the database or a JSON client's whole numbers).
+MAX_POINTS = 10**9
 STAKE_DECIMALS = 4
 _TEXT_MAX = 40
 
@@ -17,6 +21,17 @@ def parse_stake(value: Any, *, field: str = "stake", allow_zero: bool = False) -
     """Read a stake: a number with a decimal point or comma ("0.5", "0,5"), at most 4 decimals,
     positive (zero too when ``allow_zero``: a table that keeps points only) and at most
     :data:`STAKE_MAX`. Anything else is a :class:`FactsError` (code ``bad_stake``) that says why."""
+    if type(value) in (int, str, Decimal):  # the usual stakes: read once, then remembered
+        return _read_stake(type(value), value, field, allow_zero)
+    return _parse(value, field, allow_zero)
+
+
+@lru_cache(maxsize=256)
+def _read_stake(_kind: type, value: Any, field: str, allow_zero: bool) -> Decimal:
+    return _parse(value, field, allow_zero)  # the type is part of the key: 1, "1" and Decimal(1) apart
+
+
+def _parse(value: Any, field: str, allow_zero: bool) -> Decimal:
     if isinstance(value, Decimal):
         number = value
     elif isinstance(value, bool) or not isinstance(value, (int, float, str)):
@@ -52,3 +67,13 @@ def apply_stake(points: Mapping[str, int], stake: Any) -> dict:
         value = stake * p
         out[name] = int(value) if value == value.to_integral_value() else float(value)
     return out
+
+
+def check_points(points: Mapping[str, int], field: str) -> None:
+    """Refuse a hand whose points go past :data:`MAX_POINTS`, naming the ``field`` (a fact, or
+    ``rules.<switch>``) that makes them absurd."""
+    largest = max((abs(p) for p in points.values()), default=0)
+    if largest > MAX_POINTS:
+        raise FactsError(N_("This hand would move {points} points, more than the {limit} one hand may: check "
+                            "{field}.", points=largest, limit=MAX_POINTS, field=field),
+                         code="too_many_points", field=field)

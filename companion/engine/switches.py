@@ -32,44 +32,61 @@ class Switch:
     minimum: float | None = None
 
     def coerce(self, value: Any) -> Any:
-        field_name = f"rules.{self.key}"
+        """The value as the Rules hold it, or a RulesError that names the switch and what it takes."""
         if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1"):
-                return True
-            if isinstance(value, str) and value.lower() in ("false", "off", "no", "0"):
-                return False
-            if isinstance(value, int) and value in (0, 1):
-                return bool(value)
-            raise RulesError(N_("The house rule '{key}' must be true or false, not '{value}'.",
-                                key=self.key, value=value), field=field_name)
+            return self._boolean(value)
         if self.kind in ("int", "number"):
-            try:
-                if isinstance(value, bool):
+            return self._number(value)
+        return self._choice(value)
+
+    def _error(self, sentence: Text) -> RulesError:
+        return RulesError(sentence, field=f"rules.{self.key}")
+
+    def _boolean(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        word = value.lower() if isinstance(value, str) else value if type(value) is int else None
+        if word in ("true", "on", "yes", "1", 1):
+            return True
+        if word in ("false", "off", "no", "0", 0):
+            return False
+        raise self._error(N_("The house rule '{key}' must be true or false, not '{value}'.", key=self.key, value=value))
+
+    def _read_number(self, value: Any):
+        """int(value) for "int" switches (written exactly: "3", not "3.0"), a finite Decimal else."""
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            if self.kind == "int":
+                number = int(value)
+                if not isinstance(value, int) and str(value).strip() != str(number):
                     raise ValueError
-                number = int(value) if self.kind == "int" else Decimal(str(value))
-                if self.kind == "int" and str(value).strip() not in (str(number),) and not isinstance(value, int):
-                    raise ValueError
-            except (ValueError, TypeError, ArithmeticError):
-                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
-                                    key=self.key, value=value), field=field_name) from None
-            if self.kind == "number" and not number.is_finite():
-                raise RulesError(N_("The house rule '{key}' must be a number, not '{value}'.",
-                                    key=self.key, value=value), field=field_name)
-            if self.minimum is not None and number < self.minimum:
-                raise RulesError(N_("The house rule '{key}' must be at least {minimum}, not {value}.",
-                                    key=self.key, minimum=self.minimum, value=value), field=field_name)
-            return number if self.kind == "int" else (int(number) if number == int(number) else float(number))
+                return number
+            number = Decimal(str(value))
+            if not number.is_finite():
+                raise ValueError
+            return number
+        except (ValueError, TypeError, ArithmeticError):
+            raise self._error(N_("The house rule '{key}' must be a number, not '{value}'.", key=self.key,
+                                 value=value)) from None
+
+    def _number(self, value: Any):
+        number = self._read_number(value)
+        if self.minimum is not None and number < self.minimum:
+            raise self._error(N_("The house rule '{key}' must be at least {minimum}, not {value}.", key=self.key,
+                                 minimum=self.minimum, value=value))
+        if self.kind == "int":
+            return number
+        return int(number) if number == int(number) else float(number)
+
+    def _choice(self, value: Any):
         if value in self.choices:
             return value
-        # accept the same value written in another case or camelCase
-        for choice in self.choices:
+        for choice in self.choices:  # the same value written in another case or camelCase
             if isinstance(choice, str) and isinstance(value, str) and snake(choice) == snake(value):
                 return choice
-        raise RulesError(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.",
-                            key=self.key, value=value,
-                            choices=", ".join(str(c) for c in self.choices)), field=field_name)
+        raise self._error(N_("The house rule '{key}' cannot be '{value}': choose one of {choices}.", key=self.key,
+                             value=value, choices=", ".join(str(c) for c in self.choices)))
 
 
 def build_rules(cls, switches: Mapping[str, Switch], data: Mapping[str, Any] | None, base=None,

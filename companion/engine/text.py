@@ -28,18 +28,21 @@ class Text(str):
         return (Text, (self.template, self.params))
 
 
-_str_new = str.__new__
-
-
-def new_text(template: str, params: dict) -> Text:
-    """``Text(template, params)`` taking over a dict nobody else holds (no copy: the engines' hot path)."""
-    obj = _str_new(Text, template.format_map(params) if params else template)
-    obj.template = template
-    obj.params = params
-    return obj
-
-
-
 def N_(template: str, **params: Any) -> Text:
     """Mark a sentence for translation and fill in its parameters."""
     return Text(template, params)
+
+
+def to_data(value: Any) -> Any:
+    """A :class:`Text` (with its Text parameters) as JSON-able data, so that a stored sentence can
+    be translated when it is shown; other values are kept as they are."""
+    if isinstance(value, Text):
+        return {"template": value.template, "params": {k: to_data(v) for k, v in value.params.items()}}
+    return value
+
+
+def from_data(data: Any) -> Any:
+    """The :class:`Text` that :func:`to_data` stored (anything else is returned as it is)."""
+    if isinstance(data, dict) and isinstance(data.get("template"), str) and isinstance(data.get("params"), dict):
+        return Text(data["template"], {str(k): from_data(v) for k, v in data["params"].items()})
+    return data

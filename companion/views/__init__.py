@@ -24,9 +24,9 @@ class OpenApi(Api):
 
 def register(app: Flask) -> None:
     from ..extensions import csrf
-    from . import api, check, hands, live, main, review, tables
+    from . import access, api, check, hands, live, main, review, rules, tables
 
-    for module in (main, tables, hands, check, live):
+    for module in (main, tables, access, hands, check, live, rules):
         app.register_blueprint(module.bp)
     review.register(app)
     csrf.exempt(api.bp)  # JSON API: no cookies are trusted; writes need the table's edit token

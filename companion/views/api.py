@@ -1,6 +1,7 @@
 """JSON API v1 (a contract: see docs/api.md; fields may be added, never renamed). Routes only.
 
 - ``POST /check``                      is a play legal?            (engine ``check``)
+- ``POST /answers``                    what beats this?            (engine ``answers``)
 - ``POST /settle``                     who pays whom, with steps    (engine ``settle``)
 - ``GET  /games``                      the games, presets and switches
 - ``POST /tables``                     open a table (returns its id and edit token)
@@ -26,14 +27,15 @@ from flask import jsonify, request
 from flask_babel import gettext as _
 from flask_smorest import Blueprint
 
-from .. import scoring, serializers
+from .. import access, scoring, serializers
 from ..engine.errors import EngineError
 from ..i18n import tr
-from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, CheckAnswer, CheckRequest, ConflictAnswer,
+from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, AnswersAnswer, AnswersRequest, CheckAnswer, CheckRequest, ConflictAnswer,
                        EditHandRequest, ErrorAnswer, GamesAnswer, HandAnswer, HandChangeAnswer,
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
                        RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
+from ..schemas import ExportAnswer, ImportAnswer, SummaryAnswer
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
@@ -105,6 +107,20 @@ def check(data):
     return jsonify(serializers.verdict_json(verdict, module.NAME))
 
 
+@bp.route("/answers", methods=["POST"])
+@bp.arguments(AnswersRequest, example={"game": "dagong", "previous": "7 7", "hand": "8 JK 9 9 9 9 5h 10h Kh"})
+@bp.alt_response(200, schema=AnswersAnswer, success=True)
+@errors(413)
+def answers(data):
+    """What beats this? The smallest legal answer of each kind (from the hand, when given); when the
+    cards on the table read several ways, the answers to each reading."""
+    module = data["game"]
+    with engine_guard(None):
+        sets = scoring.answer_play(module, data["previous"], data["rules"], hand=data.get("hand"),
+                                   players=data.get("players"), previous_as=data.get("previous_as"))
+    return jsonify(serializers.answers_json(sets, module.NAME))
+
+
 @bp.route("/settle", methods=["POST"])
 @bp.arguments(SettleRequest, example={
     "game": "gandengyan", "players": ["A", "B", "C"], "winner": "A", "stake": "0.5",
@@ -124,7 +140,7 @@ def settle(data):
 def index():
     """What this API offers (a human help page is at /api; the OpenAPI document at openapi.json)."""
     return jsonify(version=1, help=serializers.url("check.api_help"), endpoints={
-        "check": "POST /api/v1/check", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
+        "check": "POST /api/v1/check", "answers": "POST /api/v1/answers", "settle": "POST /api/v1/settle", "games": "GET /api/v1/games",
         "open_table": "POST /api/v1/tables", "table": "GET /api/v1/tables/<id>",
         "hands": "GET|POST /api/v1/tables/<id>/hands", "hand": "GET|PUT /api/v1/tables/<id>/hands/<n>",
         "void": "POST /api/v1/tables/<id>/hands/<n>/void",
@@ -174,9 +190,13 @@ def _require_token(table, data: dict) -> None:
                          _("Changing this table needs its edit token: send the header \"Authorization: Bearer "
                            "<token>\" (X-Edit-Token is accepted too)."), "token")
     if not scoring.check_edit_token(table, given):  # constant time
-        raise InputError(403, "bad_token",
-                         _("This edit token is not the table's. Copy the token (or the share link) from the "
-                           "table's creator again."), "token")
+        if access.was_reset(table, given):
+            message = _("This edit token was replaced: someone at the table reset its share link. Ask a phone "
+                        "that can record there for the new link or token.")
+        else:
+            message = _("This edit token is not the table's, or the table's share link has been reset since. "
+                        "Copy the token (or the record link) again from a phone that can record there.")
+        raise InputError(403, "bad_token", message, "token")
 
 
 def _device(data: dict) -> str:
@@ -221,6 +241,40 @@ def create_table(data):
 def get_table(public_id):
     """The table, its players, standings and hand count."""
     return jsonify(serializers.table_json(_table_or_404(public_id)))
+
+
+@bp.route("/tables/<public_id>/summary", methods=["GET"])
+@bp.alt_response(200, schema=SummaryAnswer, success=True)
+@bp.doc(operationId="table_summary")
+@errors(404)
+def table_summary(public_id):
+    """How the night went: standings, each player's figures, and the fewest transfers that square
+    everyone (rounded to the cent and still adding up to zero)."""
+    return jsonify(serializers.summary_json(_table_or_404(public_id)))
+
+
+@bp.route("/tables/<public_id>/export", methods=["GET"])
+@bp.alt_response(200, schema=ExportAnswer, success=True)
+@bp.doc(operationId="export_table")
+@errors(404)
+def export_table(public_id):
+    """The whole table as one JSON document (format version, rules, players, hands with their facts,
+    the history of changes, a checksum). No id and no edit token: POST it to /import to recreate it."""
+    return jsonify(scoring.export_document(_table_or_404(public_id)))
+
+
+@bp.route("/import", methods=["POST"])
+@bp.alt_response(201, schema=ImportAnswer, success=True)
+@bp.doc(operationId="import_table", requestBody={
+    "required": True, "description": "A document from GET /tables/{public_id}/export, unchanged.",
+    "content": {"application/json": {"schema": {"type": "object"}}}})
+@errors(413)
+def import_table():
+    """Recreate an exported table exactly (same standings, facts and history) under a new id and edit
+    token. A damaged, foreign or newer-version document is refused and changes nothing."""
+    table = _scoring_call(scoring.import_document, request.get_data(cache=True))
+    return jsonify(public_id=table.public_id, edit_token=access.edit_token(table),
+                   table=serializers.table_json(table, with_token=True)), 201
 
 
 @bp.route("/tables/<public_id>/hands", methods=["GET"])

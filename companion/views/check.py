@@ -6,13 +6,18 @@ and answered by the same scoring call, so an input gets the same code and messag
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request
-from flask_babel import lazy_gettext as _l
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from .. import scoring, serializers
 from ..engine import ENGINES
 from ..engine.errors import EngineError
+from ..engine.text import to_data
+from ..forms import ActionForm
+from ..i18n import tr
+from ..models import Table
 from ..schemas import CheckRequest, InputError, engine_guard, load
+from .tables import can_edit, device_label, table_view
 
 bp = Blueprint("check", __name__)
 
@@ -27,9 +32,10 @@ TYPE_NAMES = {
     "pass": _l("pass"),
 }
 
-FIELDS = ("game", "preset", "players", "previous", "play", "previous_as", "play_as")
+FIELDS = ("game", "preset", "players", "previous", "play", "previous_as", "play_as", "hand")
 
 
+@bp.app_template_global("type_name")
 def type_name(code: str) -> str:
     return str(TYPE_NAMES.get(code, code))
 
@@ -38,14 +44,17 @@ def game_choices() -> list[tuple[str, str]]:
     return [(name, GAME_LABELS.get(name, module.TITLE)) for name, module in ENGINES.items()]
 
 
-def _query_body(form: dict) -> dict:
+def _query_body(form: dict, table: Table | None) -> dict:
     body: dict = {"game": form["game"], "previous": form["previous"].strip() or None, "play": form["play"]}
-    if form["preset"]:
+    if form["preset"] and table is None:
         body["preset"] = form["preset"]
     for key in ("previous_as", "play_as"):
         if form[key].strip():
             body[key] = form[key].strip()
-    if form["players"].strip():
+    if table is not None:  # the table's own rules (every switch) and player count
+        body["rules"] = dict(table.rules or {})
+        body["players"] = len(table.players)
+    elif form["players"].strip():
         players = request.args.get("players", type=int)
         # not a whole number: the schema refuses it with the API's message
         body["players"] = players if players is not None and form["players"].strip().isascii() else form["players"]
@@ -54,27 +63,146 @@ def _query_body(form: dict) -> dict:
 
 @bp.get("/check")
 def page():
+    table = None
+    if request.args.get("table"):
+        table = scoring.get_table(request.args["table"])
+        if table is None:
+            abort(404)
+        g.can_edit = can_edit(table)
+    return _page(table)
+
+
+@bp.get("/t/<public_id>/check")
+@table_view()
+def table_page(table: Table):
+    return _page(table)
+
+
+def _page(table: Table | None):
     form = {key: request.args.get(key, "") for key in FIELDS}
-    form["game"] = form["game"] or next(iter(ENGINES))
+    form["game"] = table.game if table is not None else (form["game"] or next(iter(ENGINES)))
+    beat = request.args.get("beat") == "1"
     errors: dict = {}  # field -> message (engine messages stay Text: the template translates them)
-    result = None
+    result, context = None, {}
     status = 200
-    if request.args.get("play") is not None or request.args.get("previous"):
+    asked = request.args.get("play") is not None or bool(request.args.get("previous"))
+    if asked:
         try:
-            data = load(CheckRequest, _query_body(form))
+            body = _query_body(form, table)
+            if beat and not form["play"].strip():
+                body["play"] = "pass"  # only "what beats this?" was asked
+            data = load(CheckRequest, body)
             with engine_guard(None):
-                verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
-                                             players=data.get("players"), previous_as=data.get("previous_as"),
-                                             play_as=data.get("play_as"))
-            result = serializers.verdict_json(verdict, data["game"].NAME, translate=False)
+                if not (beat and not form["play"].strip()):
+                    verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
+                                                 players=data.get("players"), previous_as=data.get("previous_as"),
+                                                 play_as=data.get("play_as"))
+                    result = serializers.verdict_json(verdict, data["game"].NAME, translate=False)
+                context = _more(data, result, form)
+            if context.get("answers_field") == "hand":
+                errors["hand"] = context["answers_error"]
         except (InputError, EngineError) as error:
             errors[_field(error.field)] = error.message
             status = 400
     low = min(m.PLAYER_RANGE[0] for m in ENGINES.values())
     high = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
+    latest = scoring.latest_hand_number(table) if table is not None else None
     return render_template("check.html", form=form, errors=errors, result=result, games=game_choices(),
                            presets={name: list(m.PRESETS) for name, m in ENGINES.items()},
-                           players_range=(low, high), type_name=type_name), status
+                           players_range=(low, high), type_name=type_name, table=table, beat=beat,
+                           can_attach=table is not None and g.get("can_edit") and latest is not None,
+                           latest_hand=latest, here=_here(table), **context), status
+
+
+def _here(table: Table | None):
+    """A link to this page with some arguments changed (a pinned reading, "what beats this?")."""
+    def link(**changes) -> str:
+        args = {k: v for k, v in request.args.items() if k != "lang"}
+        args.update({k: v for k, v in changes.items() if v is not None})
+        if table is not None:
+            args.pop("table", None)
+            return url_for("check.table_page", public_id=table.public_id, **args)
+        return url_for("check.page", **args)
+    return link
+
+
+def _more(data: dict, result: dict | None, form: dict) -> dict:
+    """The readings of the table's play and of the play (each with the words that pin it) and
+    the answers to "what beats this?"."""
+    module, rules, players = data["game"], data["rules"], data.get("players")
+    out: dict = {"table_readings": [], "play_pins": {}, "answer_sets": None, "answers_error": None,
+                 "answers_field": None}
+    previous = data.get("previous")
+    if previous and not data.get("previous_as"):
+        readings = scoring.pins(module, previous, rules, players)
+        if len(readings) > 1:
+            out["table_readings"] = [_table_reading(module, data, reading, pin) for reading, pin in readings]
+    if result is not None and len(result["readings"]) > 1:
+        out["play_pins"] = {serializers.reading_json(r)["reading"] + "|" + r.type: pin
+                            for r, pin in scoring.pins(module, data["play"], rules, players) if pin}
+    if previous:
+        try:
+            with engine_guard(None):
+                sets = scoring.answer_play(module, previous, rules, hand=form["hand"].strip() or None,
+                                           players=players, previous_as=data.get("previous_as"))
+            out["answer_sets"] = _shared(serializers.answers_json(sets, module.NAME, translate=False))
+        except EngineError as error:
+            out["answers_error"] = error.message
+            out["answers_field"] = error.field
+    return out
+
+
+def _shared(answer: dict) -> dict:
+    """Answers that beat every reading of the table's play are shown once ("shared"); each
+    reading keeps the answers of its own."""
+    sets = answer["readings"]
+    if len(sets) < 2:
+        return {**answer, "shared": []}
+    def key(item):
+        return (item["kind"], item["play"])
+    common = set.intersection(*({key(a) for a in one["answers"]} for one in sets))
+    shared = [a for a in sets[0]["answers"] if key(a) in common]
+    readings = [{**one, "answers": [a for a in one["answers"] if key(a) not in common]} for one in sets]
+    return {**answer, "readings": readings, "shared": shared}
+
+
+def _table_reading(module, data: dict, reading, pin) -> dict:
+    """One reading of the cards on the table, and the verdict on the play under it."""
+    verdict = None
+    if pin is not None and data.get("play") not in (None, "pass"):
+        verdict = serializers.verdict_json(
+            scoring.check_play(module, data["previous"], data["play"], data["rules"], players=data.get("players"),
+                               previous_as=pin, play_as=data.get("play_as")), module.NAME, translate=False)
+    return {"reading": serializers.reading_json(reading), "pin": pin, "verdict": verdict}
+
+
+@bp.post("/t/<public_id>/check/note")
+@table_view(write=True)
+def attach(table: Table):
+    """Attach the checker's ruling to a hand of the table, as a note in the hand's history."""
+    if not ActionForm().validate():
+        abort(400)
+    body = {"game": table.game, "rules": dict(table.rules or {}), "players": len(table.players),
+            "previous": request.form.get("previous", "").strip() or None, "play": request.form.get("play", "")}
+    for key in ("previous_as", "play_as"):
+        if request.form.get(key, "").strip():
+            body[key] = request.form[key].strip()
+    number = request.form.get("hand", type=int)
+    try:
+        data = load(CheckRequest, body)
+        with engine_guard(None):
+            verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
+                                         players=data.get("players"), previous_as=data.get("previous_as"),
+                                         play_as=data.get("play_as"))
+        ruling = {"previous": data.get("previous") or "", "play": data["play"],
+                  "previous_as": data.get("previous_as"), "play_as": data.get("play_as"),
+                  "legal": bool(verdict.legal), "code": verdict.code, "reason": to_data(verdict.reason)}
+        scoring.add_ruling(table, number, ruling, device=device_label())
+    except (InputError, EngineError) as error:
+        flash(_("The ruling was not attached: %(reason)s", reason=tr(error.message)))
+        return redirect(url_for("check.table_page", public_id=table.public_id))
+    flash(_("Ruling attached to hand %(number)s.", number=number))
+    return redirect(url_for("hands.hand_history", public_id=table.public_id, number=number))
 
 
 def _field(field: str | None) -> str:

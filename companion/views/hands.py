@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, flash, g, redirect, render_temp
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from .. import scoring
+from .. import access, scoring
 from ..engine.common import EngineError
 from ..forms import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
 from ..models import Hand, Table
@@ -33,6 +33,7 @@ def _hand(table: Table, number: int) -> Hand:
 
 def _render_form(table, form, *, hand=None, status=200, duplicate=None):
     return render_template("hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
+                           edit_key=access.edit_token(table),
                            dealer=scoring.current_dealer(table)), status
 
 

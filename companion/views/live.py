@@ -19,7 +19,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from .. import sharing
+from .. import access, sharing
 from ..models import Table
 from .tables import load_table
 
@@ -121,7 +121,8 @@ def state(public_id: str):
 @bp.app_template_global()
 def share_panel(table: Table, can_edit: bool) -> dict:
     """The links (and QR codes) a phone at this table can pass on: *watch* for everyone,
-    *record* (it carries the edit token) only for a phone that may record."""
+    *record* (``…#key=<edit token>``) only for a phone that may record, and only when the server
+    can show the token (not for a legacy table: its share link must be reset first)."""
     base, reachable = sharing.reachable_base(
         public_url=current_app.config.get("PUBLIC_URL"), scheme=request.scheme, host=request.host,
         trusted_hosts=current_app.config.get("TRUSTED_HOSTS"))
@@ -129,8 +130,9 @@ def share_panel(table: Table, can_edit: bool) -> dict:
     panel = {"reachable": reachable, "base": base,
              "watch": {"url": watch, "svg": Markup(sharing.qr_svg(watch, _("QR code: watch this table")))},
              "record": None}
-    if can_edit:
-        record = base + url_for("tables.show", public_id=table.public_id, key=table.edit_token)
+    token = access.edit_token(table) if can_edit else None
+    if token:  # in the fragment: a browser never sends it, so no server or proxy log sees it
+        record = f"{watch}#key={token}"
         panel["record"] = {"url": record,
                            "svg": Markup(sharing.qr_svg(record, _("QR code: record at this table")))}
     return panel

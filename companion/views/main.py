@@ -4,7 +4,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from .. import models  # noqa: F401  (registers the models with the metadata)
 from .. import scoring
 from ..forms import DeviceForm
-from .tables import remembered
+from .tables import has_right, remembered
 
 bp = Blueprint("main", __name__)
 
@@ -13,8 +13,7 @@ bp = Blueprint("main", __name__)
 def index():
     entries = remembered()
     found = scoring.tables_by_public_id(e[0] for e in entries)
-    tables = [found[pid] for pid, token in entries
-              if pid in found and scoring.check_edit_token(found[pid], token)]
+    tables = [found[pid] for pid, right in entries if pid in found and has_right(found[pid], right)]
     form = DeviceForm(data={"device": request.cookies.get("device", "")})
     return render_template("index.html", tables=tables, device_form=form)
 

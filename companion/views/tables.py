@@ -23,24 +23,46 @@ GAME_NAMES = {name: module.TITLE for name, module in ENGINES.items()}
 
 
 # --------------------------------------------------------------------------------------------
-# Write access: the table's edit token, remembered by this browser
+# Write access: a right per table, remembered by this browser's session
 
 
-def remembered() -> list[list[str]]:
+def remembered() -> list[list]:
+    """This phone's tables, newest first: ``[public_id, token_version]`` pairs (a right to record
+    while the table's ``token_version`` is still that one; never the token itself). A session
+    from before tokens were derived holds ``[public_id, token]``: see :func:`can_edit`."""
     value = session.get("tables")
-    return [x for x in value if isinstance(x, list) and len(x) == 2] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    return [x for x in value if isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+            and isinstance(x[1], (int, str)) and not isinstance(x[1], bool)]
 
 
 def remember(table: Table) -> None:
+    """This phone may record at ``table`` from now on (until its share link is reset)."""
     entries = [e for e in remembered() if e[0] != table.public_id]
-    session["tables"] = ([[table.public_id, table.edit_token]] + entries)[:REMEMBERED]
+    session["tables"] = ([[table.public_id, table.token_version]] + entries)[:REMEMBERED]
     session.permanent = True
 
 
+def has_right(table: Table, right) -> bool:
+    """Does a remembered right (a version, or an old session's token) still let this phone record?"""
+    if isinstance(right, str):
+        return scoring.check_edit_token(table, right)
+    return right == table.token_version
+
+
 def can_edit(table: Table) -> bool:
-    for public_id, token in remembered():
+    """May this phone record at ``table``? Sets ``g.right_revoked`` when it could, until the table's
+    share link was reset. An old session's token that still works becomes a version here."""
+    g.right_revoked = False
+    for public_id, right in remembered():
         if public_id == table.public_id:
-            return scoring.check_edit_token(table, token)
+            if has_right(table, right):
+                if isinstance(right, str):
+                    remember(table)  # the token leaves the cookie
+                return True
+            g.right_revoked = True
+            return False
     return False
 
 
@@ -73,6 +95,10 @@ def table_view(write: bool = False):
         def wrapper(public_id, *args, **kwargs):
             table = load_table(public_id)
             if write and not g.can_edit:
+                if g.right_revoked:
+                    abort(403, description=_(
+                        "This table's share link was reset, so this phone can no longer record here. Scan "
+                        "the new record code, or join with the table's PIN."))
                 abort(403, description=_(
                     "This phone can only look at this table. To record or correct hands, open the "
                     "table's share link from a phone that can already record."))
@@ -165,13 +191,15 @@ def scoring_key(form, key: str) -> str | None:
 @table_view()
 def show(table: Table):
     key = request.args.get("key")
-    if key is not None:
-        if scoring.check_edit_token(table, key):
-            remember(table)
-            flash(_("This phone can now record and correct hands at this table."))
-        else:
-            flash(_("That share link is not valid for this table; this phone can only look."))
+    if key is not None and g.can_edit:  # an old record link on a phone that may record already
         return redirect(url_for("tables.show", public_id=table.public_id))
+    # A GET never grants a right: an old "?key=" link shows the join form with the key filled in.
+    return table_page(table, join_key=key[:200] if key else None)
+
+
+def table_page(table: Table, *, join_key: str | None = None, join_error: str | None = None, status: int = 200):
+    """The table page; for a phone that may not record, the join form (``join_key`` filled in,
+    ``join_error`` shown next to it)."""
     page = request.args.get("page", 1, type=int)
     page = page if 0 < page < 10**6 else 1
     from .live import live_fragment  # (live.py imports this module)
@@ -180,7 +208,8 @@ def show(table: Table):
     if page > 1 and live.empty:
         abort(404)
     return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
-                           can_edit=g.can_edit)
+                           can_edit=g.can_edit, join_key=join_key, join_error=join_error,
+                           right_revoked=g.get("right_revoked", False)), status
 
 
 @bp.get("/t/<public_id>/history")

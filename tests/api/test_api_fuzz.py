@@ -154,13 +154,13 @@ FAST = settings(max_examples=N, deadline=None, suppress_health_check=[HealthChec
 @pytest.fixture
 def table(app):
     """A table with one recorded hand: (public id, token)."""
-    from companion import scoring
+    from companion import access, scoring
 
     with app.app_context():
         t = scoring.create_table(game="gandengyan", name="Fuzz", players=["A", "B", "C"])
         scoring.record_hand(t, {"winner": "A", "losers": {"B": {"cards": 2, "jokers": 0},
                                                           "C": {"cards": 1, "jokers": 0}}}, request_id="seed")
-        return t.public_id, t.edit_token
+        return t.public_id, access.edit_token(t)
 
 
 @FAST

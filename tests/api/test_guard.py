@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from api_helpers import assert_error
+from api_helpers import http as http_request
 from test_tables_api import open_table, record
 
 SURROGATE_TOKEN = b'{"token": "\\ud800"}'
@@ -135,3 +136,20 @@ def test_without_request_id_or_idempotency_key_each_post_records_and_says_so(api
 
 FACTS = {"winner": "Ana", "losers": {"Bo": {"cards": 3, "jokers": 0}, "Chen": {"cards": 1, "jokers": 0},
                                      "Dee": {"cards": 2, "jokers": 1}}}
+
+
+def test_absurd_points_are_a_clear_400_and_the_largest_allowed_hands_still_add_up(api):
+    table = open_table(api, rules={"unit": 1_000_000, "played_bomb_mult": "double"}, preset=None)
+    absurd = {**FACTS, "bombs_played": [4] * 38}
+    answer = api("POST", f"/tables/{table['id']}/hands", {"facts": absurd, "request_id": "x"},
+                 headers={"X-Edit-Token": table["token"]})
+    assert_error(answer, 400, "too_many_points", "bombs_played")
+    big = {**FACTS, "bombs_played": [4] * 4}  # 2^4 × 10^6 per card: hundreds of millions of points
+    for i in range(3):
+        assert api("POST", f"/tables/{table['id']}/hands", {"facts": big, "request_id": f"b{i}"},
+                   headers={"X-Edit-Token": table["token"]}).status == 201
+    read = api("GET", f"/tables/{table['id']}")
+    assert read.status == 200
+    points = {row["player"]: row["points"] for row in read.json["standings"]}
+    assert sum(points.values()) == 0 and points["Ana"] == 3 * (3 + 1 + 2 * 2) * 16 * 1_000_000
+    assert http_request(api.base, "GET", f"/t/{table['id']}").status == 200

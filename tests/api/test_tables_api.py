@@ -32,7 +32,7 @@ def test_open_and_read_a_table(api):
     assert len(table["id"]) >= 22 and table["token"] and table["token"] != table["id"]
     assert table["urls"]["api"].endswith("/api/v1/tables/" + table["id"])
     assert table["urls"]["page"].endswith("/t/" + table["id"])
-    assert table["urls"]["share"].endswith(f"/t/{table['id']}?key={table['token']}")  # the web share link
+    assert table["urls"]["share"].endswith(f"/t/{table['id']}#key={table['token']}")  # the web record link
     page = http(api.base, "GET", table["urls"]["page"][len(api.base):])
     assert page.status == 200 and "Friday" in page.raw.decode()
     read = api("GET", f"/tables/{table['id']}")

@@ -6,7 +6,7 @@ import os
 import pytest
 from playwright.sync_api import Page
 
-from companion import scoring
+from companion import access, scoring
 
 AXE = os.path.join(os.path.dirname(__file__), "vendor", "axe-4.12.1.min.js")
 
@@ -31,7 +31,7 @@ def pages(live_server):
         keys = []
         for table in (gdy, dg):
             t = f"/t/{table.public_id}"
-            keys.append(f"{t}?key={table.edit_token}")
+            keys.append(f"{t}#key={access.edit_token(table)}")
             paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
                       f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export"]
     return keys, paths
@@ -54,6 +54,7 @@ def test_no_serious_accessibility_violations(browser, live_server, pages, lang, 
     page = context.new_page()
     for key in keys:                                       # this phone may record at both tables
         page.goto(live_server + key)
+        page.wait_for_load_state("networkidle")            # join.js has joined
     found = {}
     for path in paths:
         response = page.goto(f"{live_server}{path}{'&' if '?' in path else '?'}lang={lang}")

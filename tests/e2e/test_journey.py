@@ -186,13 +186,13 @@ def test_arabic_pages_are_rtl_and_fit(page: Page, live_server):
 
 
 def test_house_rule_fields_and_read_only_friend(page: Page, live_server, browser):
-    from companion import scoring
+    from companion import access, scoring
 
     with live_server.app.app_context():
         table = scoring.create_table(game="gandengyan", name="m2", players=["Ann", "Bo", "Cy"],
                                      rules={"shut_out": "double"}, first_dealer="Ann")
-        public_id, token = table.public_id, table.edit_token
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+        public_id, token = table.public_id, access.edit_token(table)
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone after the load
     page.click("#record")
     # "only the opening lead" is offered on the dealer's row only
     expect(page.locator("#only_opening_0")).to_be_visible()

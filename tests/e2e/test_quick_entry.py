@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from companion import scoring
+from companion import access, scoring
 
 
 class Taps:
@@ -23,12 +23,12 @@ class Taps:
 def _table(live_server, game, players, **kw):
     with live_server.app.app_context():
         table = scoring.create_table(game=game, name="quick", players=players, **kw)
-        return table.public_id, table.edit_token
+        return table.public_id, access.edit_token(table)
 
 
 def test_gandengyan_typical_hand_in_at_most_8_taps(page: Page, live_server):
     public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy", "Dee"], first_dealer="Ann")
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     t = Taps(page)
     t.tap(page.locator("label.pill", has_text="Bo"))                     # the winner
@@ -45,7 +45,7 @@ def test_gandengyan_typical_hand_in_at_most_8_taps(page: Page, live_server):
 
 def test_gandengyan_ten_or_more_cards_opens_the_field(page: Page, live_server):
     public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo"], first_dealer="Ann")
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     page.locator("label.pill", has_text="Bo").click()
     expect(page.locator("#cards_0")).to_be_hidden()
@@ -59,7 +59,7 @@ def test_gandengyan_ten_or_more_cards_opens_the_field(page: Page, live_server):
 
 def test_dagong_typical_2v2_hand_in_at_most_10_taps(page: Page, live_server):
     public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     expect(page.locator("#banker")).to_have_value("Li")                   # remembered: no tap
     t = Taps(page)
@@ -82,7 +82,7 @@ def test_dagong_typical_2v2_hand_in_at_most_10_taps(page: Page, live_server):
 
 def test_dagong_filled_fourth_points_stay_editable(page: Page, live_server):
     public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     for seat, points in ((0, "100"), (1, "50"), (2, "20")):
         page.click(f"#captured_{seat}-field .chip[data-value='{points}']")
@@ -99,7 +99,8 @@ def test_no_js_form_hides_what_needs_javascript(browser, live_server):
     public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
     context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
     page = context.new_page()
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")      # no script: an old link waits for a tap
+    page.click("#join-button")
     page.goto(f"{live_server}/t/{public_id}/record")
     expect(page.locator(".tap-order")).to_be_hidden()
     expect(page.locator(".chips").first).to_be_hidden()
@@ -114,7 +115,8 @@ def test_no_js_form_hides_what_needs_javascript(browser, live_server):
 
     public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy"], first_dealer="Ann",
                               rules={"played_bomb_mult": "double"})
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}?key={token}")      # no script: an old link waits for a tap
+    page.click("#join-button")
     page.goto(f"{live_server}/t/{public_id}/record")
     expect(page.locator(".chips").first).to_be_hidden()
     page.locator("label.pill", has_text="Ann").click()
@@ -129,7 +131,7 @@ def test_no_js_form_hides_what_needs_javascript(browser, live_server):
 
 def test_back_after_save_does_not_record_the_hand_twice(page: Page, live_server):
     public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy"], first_dealer="Ann")
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     page.locator("label.pill", has_text="Ann").click()
     page.click("#cards_1-field .chip[data-value='4']")
@@ -152,7 +154,7 @@ def test_back_after_save_does_not_record_the_hand_twice(page: Page, live_server)
 def test_bomb_sizes_by_chips_local_times_and_large_numbers(page: Page, live_server):
     public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo"], first_dealer="Ann",
                               rules={"played_bomb_mult": "double"})
-    page.goto(f"{live_server}/t/{public_id}?key={token}")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
     page.locator("label.pill", has_text="Ann").click()
     page.click("#cards_1-field .chip[data-value='2']")

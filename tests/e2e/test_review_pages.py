@@ -89,7 +89,9 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     # Settle up: the copy button appears with JavaScript and copies the text.
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.click(".review-nav >> text=Settle up")
+    page.wait_for_url("**/settle")
     items = page.locator("#transfers li")
+    expect(items.first).to_be_visible()
     assert 1 <= items.count() <= len(PLAYERS) - 1
     button = page.locator("button.copy-button")
     expect(button).to_be_visible()

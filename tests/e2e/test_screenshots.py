@@ -5,7 +5,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from companion import scoring
+from companion import access, scoring
 
 SHOTS = os.environ.get("SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
@@ -26,11 +26,13 @@ def test_screens(browser, live_server, lang, scheme):
         gdy = scoring.create_table(game="gandengyan", name="Friday", players=names, first_dealer=names[0],
                                    rules={"played_bomb_mult": "double"}, stake="0.5", currency="¥")
         dg = scoring.create_table(game="dagong", name="大冶", players=names, first_dealer=names[0])
-        tables = [(t.public_id, t.edit_token) for t in (gdy, dg)]
+        tables = [(t.public_id, access.edit_token(t)) for t in (gdy, dg)]
     shot = lambda name: page.screenshot(path=os.path.join(SHOTS, f"{lang}-{scheme}-{name}.png"), full_page=True)  # noqa: E731
     (g_id, g_key), (d_id, d_key) = tables
-    page.goto(f"{live_server}/t/{g_id}?key={g_key}&lang={lang}")
-    page.goto(f"{live_server}/t/{d_id}?key={d_key}")
+    page.goto(f"{live_server}/t/{g_id}?lang={lang}#key={g_key}")
+    page.wait_for_load_state("networkidle")
+    page.goto(f"{live_server}/t/{d_id}#key={d_key}")
+    page.wait_for_load_state("networkidle")
     page.goto(f"{live_server}/t/{g_id}/record")
     page.locator("label.pill").nth(1).click()
     page.click("#cards_0-field .chip[data-value='3']")

@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from companion import scoring
+from companion import access, scoring
 
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 
@@ -22,14 +22,14 @@ def test_a_watcher_sees_a_new_hand_within_5_seconds(browser, browser_context_arg
     with live_server.app.app_context():
         table = scoring.create_table(game="gandengyan", name="Two phones", players=["Ann", "Bo", "Cy"],
                                      stake="0.5", currency="¥")
-        public_id, token = table.public_id, table.edit_token
+        public_id, token = table.public_id, access.edit_token(table)
     recorder = browser.new_context(**browser_context_args)
     watcher = browser.new_context(**browser_context_args)
     try:
         a, b = recorder.new_page(), watcher.new_page()
         a_errors, b_errors = csp_errors(a), csp_errors(b)
 
-        a.goto(f"{live_server}/t/{public_id}?key={token}")  # the record link: this phone may record
+        a.goto(f"{live_server}/t/{public_id}#key={token}")  # the record link: join.js joins this phone
         expect(a.locator("#record")).to_be_visible()
         expect(a.locator("#share-record svg.qr")).to_be_visible()
         watch_link = a.locator("#watch-link").input_value()

@@ -150,7 +150,9 @@ def test_joker_read_as_the_beating_value():
     verdict = g.check("4 5 6", "5 6 JK")  # 456 would not beat; 567 does
     assert verdict.legal and verdict.play.type == "straight" and verdict.play.rank == 5
     assert verdict.play.values == (5, 6, 7)
-    assert {r.rank for r in verdict.readings} == {4, 5}
+    # issue 7 §4: a follow lists every reading that beats (4 5 6 does not), the one used first
+    assert verdict.readings == (verdict.play,)
+    assert {r.rank for r in g.classify("5 6 JK")} == {4, 5}
     verdict = g.check("4 5 6", "5 JK 7")
     assert verdict.play.values == (5, 6, 7) and verdict.play.cards[1].is_joker
 
@@ -282,7 +284,10 @@ def test_joker_single_switch():
     on = rules(jokerSingle=True)
     assert g.check(None, "BJ", on).legal
     assert g.check("2", "SJ", on).legal           # above 2
-    assert not g.check("7", "SJ", on).legal       # but still "one higher": only on a 2
+    assert g.check("7", "SJ", on).legal           # issue 7 §4: above 2, so it beats any lower single
+    assert g.check("3", "BJ", on).code == "ok"
+    verdict = g.check("SJ", "BJ", on)              # ... but not another joker
+    assert (verdict.legal, verdict.code) == (False, "only_bomb_beats_joker")
     verdict = g.check("SJ", "2", on)
     assert (verdict.legal, verdict.code) == (False, "only_bomb_beats_joker")
     assert g.check("SJ", "3 3 3 3", on).legal
@@ -490,7 +495,10 @@ def test_section8_settlements(name, facts, switches, preset, stake, expected):
     assert result.deltas == expected
     assert sum(result.points.values()) == 0
     assert result.next_dealer == facts["winner"]
-    assert len(result.steps) == len(facts["losers"]) + 1
+    # one step per loser, the total, then a fractional unit and the stake (issue 7 §4)
+    money_steps = (g.rules_from_dict(switches, preset).unit != int(g.rules_from_dict(switches, preset).unit)) \
+        + (stake != 1)
+    assert len(result.steps) == len(facts["losers"]) + 1 + money_steps
 
 
 def test_s4_points_and_money():
@@ -726,7 +734,7 @@ def test_any_valid_hand_settles_zero_sum(hand_and_rules, stake):
     assert result.points[facts["winner"]] >= 0
     assert abs(sum(result.deltas.values())) < 1e-6
     assert result.next_dealer == facts["winner"]
-    assert len(result.steps) == len(facts["losers"]) + 1
+    assert len(result.steps) == len(facts["losers"]) + 1 + (stake not in (1, "1"))  # the stake is a step
 
 
 rule_sets = st.builds(lambda d: g.Rules(**d), switch_values)
@@ -814,15 +822,19 @@ def test_settle_without_memo_for_unusual_values():
 
 
 def test_engine_imports_nothing_from_flask_or_the_database():
+    """The package imports the shared engine modules, its own modules and the standard library only."""
     import ast
     import pathlib
 
-    source = pathlib.Path(g.__file__).read_text(encoding="utf-8")
     modules = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            modules.add("." * node.level + (node.module or ""))
-    assert modules <= {"__future__", "dataclasses", "marshal", "math", "collections", "collections.abc",
-                       "decimal", "functools", "typing", ".cards", ".common"}, modules
+    for path in pathlib.Path(g.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                modules.add("." * node.level + (node.module or ""))
+    shared = {"..text", "..errors", "..switches", "..results", "..money", "..cards"}
+    own = {".rules", ".combos", ".check", ".facts", ".settle", ".answers"}
+    stdlib = {"__future__", "bisect", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
+              "typing"}
+    assert modules <= shared | own | stdlib, modules

@@ -248,6 +248,12 @@ def request_for(draw, tables, csrf=""):
                             **{f"{field}_{i}": draw(junk_text | st.integers(0, 12).map(str) | st.just("9" * 5000))
                                for field in ("cards", "jokers", "captured") for i in range(2)}}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
+        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['join', 'pin']))}",  # never share/reset: the
+                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # token must stay
+                            draw(st.sampled_from(["key", "pin"])): draw(junk_text | st.sampled_from(
+                                [token or "", f"http://h/t/{pid}#key={token}", "123456", "1" * 7])),
+                            "action": draw(st.sampled_from(["set", "clear", ""]))}),
+                 {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
                  None, {}),
         lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
@@ -258,11 +264,15 @@ def request_for(draw, tables, csrf=""):
 
 @pytest.fixture(scope="module")
 def client(server, tables):
-    """A phone that opened both share links (its session may record) and holds a CSRF token."""
+    """A phone that joined both tables with their record links (its session may record) and holds a
+    CSRF token."""
     client = Client(server[0])
     for table in tables.values():
-        status, _ = client.send("GET", f"/t/{table['id']}?key={table['token']}")
-        assert status == 302
+        status, raw = client.send("GET", f"/t/{table['id']}")
+        csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
+        status, _ = client.send("POST", f"/t/{table['id']}/join", urlencode({"csrf_token": csrf, "key": table["token"]}),
+                                {"Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 303
     status, raw = client.send("GET", f"/t/{tables['gandengyan']['id']}/record")
     client.csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
     return client

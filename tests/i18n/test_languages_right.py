@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from companion import scoring
+from companion import access, scoring
 from companion.engine.text import Text
 from companion.i18n import FSI, PDI, particle, particles, tr
 
@@ -78,7 +78,7 @@ def test_every_page_is_fully_translated(client, ctx, lang):
                              "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
     paths = ["/", "/new/gandengyan", "/new/dagong"]
     for t in (gdy, dg):
-        client.get(f"/t/{t.public_id}?key={t.edit_token}")
+        client.post(f"/t/{t.public_id}/join", data={"key": access.edit_token(t)})
         base = f"/t/{t.public_id}"
         paths += [base, f"{base}/record", f"{base}/hands/1", f"{base}/hands/1/edit", f"{base}/history",
                   f"{base}/sheet", f"{base}/summary", f"{base}/settle", f"{base}/export"]

@@ -1,9 +1,9 @@
 """Fixtures for the Flask test-client tests of the web pages."""
 import pytest
 
-from companion import scoring
+from companion import access, scoring
 
-from web_helpers import DG_PLAYERS, GDY_PLAYERS  # noqa: F401
+from web_helpers import DG_PLAYERS, GDY_PLAYERS, hidden  # noqa: F401
 
 
 @pytest.fixture
@@ -28,9 +28,13 @@ def dg(ctx):
 
 @pytest.fixture
 def writer(client):
-    """``writer(table)``: this test client may record at the table (it opened the share link)."""
+    """``writer(table)``: this test client may record at the table (it joined with the record
+    link's key: a POST, as static/join.js does it)."""
     def make(table):
-        response = client.get(f"/t/{table.public_id}?key={table.edit_token}")
-        assert response.status_code == 302
+        form = {"key": access.edit_token(table)}
+        if client.application.config.get("WTF_CSRF_ENABLED"):
+            form["csrf_token"] = hidden(client.get(f"/t/{table.public_id}"), "csrf_token")
+        response = client.post(f"/t/{table.public_id}/join", data=form)
+        assert response.status_code == 303
         return client
     return make

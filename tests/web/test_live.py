@@ -5,7 +5,7 @@ from html import unescape
 import pytest
 from sqlalchemy import event
 
-from companion import scoring, sharing
+from companion import access, scoring, sharing
 from companion.extensions import db
 
 PLAYERS = ["Ann", "Bo", "Cy"]
@@ -20,7 +20,7 @@ def facts(winner="Ann", bo=2, cy=1):
 def table(app):
     with app.app_context():
         t = scoring.create_table(game="gandengyan", name="Live", players=PLAYERS)
-        return t.public_id, t.edit_token
+        return t.public_id, access.edit_token(t)
 
 
 def record(app, public_id, request_id, **kw):
@@ -173,7 +173,7 @@ def test_recorder_sees_both_codes_with_the_configured_address(app, client, write
     with app.app_context():
         writer(scoring.get_table(public_id))
     html = client.get(f"/t/{public_id}").get_data(as_text=True)
-    record_url = f"https://cards.example.org/t/{public_id}?key={token}"
+    record_url = f"https://cards.example.org/t/{public_id}#key={token}"
     assert links(html) == {"record": record_url, "watch": f"https://cards.example.org/t/{public_id}"}
     assert set(qr_spy) == set(links(html).values())
     assert html.count('class="qr"') == 2

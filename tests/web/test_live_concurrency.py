@@ -7,7 +7,7 @@ import urllib.parse
 import urllib.request
 from html import unescape
 
-from companion import scoring
+from companion import access, scoring
 from companion.extensions import db
 from companion.models import Hand, HandEvent
 
@@ -27,6 +27,11 @@ class Phone:
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
+
+    def join(self, public_id, token):
+        """Join the table with its record link's key, as static/join.js does (a POST with CSRF)."""
+        form = self.form(f"/t/{public_id}")
+        return self.request(f"/t/{public_id}/join", {"csrf_token": form["csrf_token"], "key": token})[0]
 
     def form(self, path):
         status, html = self.request(path)
@@ -48,10 +53,10 @@ def hand_data(i):
 def test_simultaneous_records_all_land_once(live_server):
     with live_server.app.app_context():
         table = scoring.create_table(game="gandengyan", name="busy", players=["A", "B", "C"])
-        public_id, token = table.public_id, table.edit_token
+        public_id, token = table.public_id, access.edit_token(table)
     phones = [Phone(live_server) for _ in range(6)]
     for phone in phones:
-        assert phone.request(f"/t/{public_id}?key={token}")[0] == 302
+        assert phone.join(public_id, token) == 303
     forms = [phone.form(f"/t/{public_id}/record") for phone in phones]
     results = []
 
@@ -77,9 +82,9 @@ def test_simultaneous_records_all_land_once(live_server):
 def test_live_server_refuses_a_post_without_csrf(live_server):
     with live_server.app.app_context():
         table = scoring.create_table(game="gandengyan", name="t", players=["A", "B"])
-        public_id, token = table.public_id, table.edit_token
+        public_id, token = table.public_id, access.edit_token(table)
     phone = Phone(live_server)
-    phone.request(f"/t/{public_id}?key={token}")
+    assert phone.join(public_id, token) == 303
     status, html = phone.request(f"/t/{public_id}/record", {"winner": "0", "cards_1": "2", "jokers_1": "0",
                                                             "request_id": "x"})
     assert status == 400 and "expired" in html

@@ -41,3 +41,43 @@ def test_migrations_match_the_models_and_keep_data(app, schema_rebuilt):
         _empty(app)
         with app.app_context():
             db.create_all()
+
+
+def test_the_token_migration_keeps_existing_tokens_working_and_stores_only_their_hash(app, schema_rebuilt):
+    """A table made before tokens were derived: after the upgrade its old token still works (API
+    clients, phones), it is stored nowhere but as a hash, and it cannot be shown again (version 0).
+    The players and hands survive (no table copy that would cascade-delete them)."""
+    from companion import access
+
+    _empty(app)
+    token = "legacy-token-0123456789abcdefghij"
+    try:
+        with app.app_context():
+            upgrade(revision="c7d8e9f0a1b2")
+            with db.engine.begin() as conn:
+                conn.execute(text(
+                    "INSERT INTO tables (id, public_id, edit_token, game, name, stake, currency, rules, rules_version,"
+                    " notes, created_at, updated_at, revision, hand_seq) VALUES (1, 'legacypublicid0000001', :token,"
+                    " 'gandengyan', 'old', '0', '', '{}', 1, '', '2026-01-01 00:00:00', '2026-01-01 00:00:00', 1, 0)"),
+                    {"token": token})
+                conn.execute(text("INSERT INTO players (id, table_id, seat, name) VALUES (1, 1, 0, 'A'), (2, 1, 1, 'B')"))
+            upgrade()
+            assert "edit_token" not in {c["name"] for c in inspect(db.engine).get_columns("tables")}
+            with db.engine.connect() as conn:
+                row = conn.execute(text("SELECT * FROM tables")).mappings().one()
+                assert conn.execute(text("SELECT count(*) FROM players")).scalar() == 2
+            assert token not in repr(dict(row)) and row["token_version"] == 0
+            table = scoring.get_table("legacypublicid0000001")
+            assert scoring.check_edit_token(table, token) and not scoring.check_edit_token(table, token + "x")
+            assert access.edit_token(table) is None  # a legacy token is never shown again
+            new = access.reset_token(table)
+            assert table.token_version == 1 and scoring.check_edit_token(table, new)
+            assert not scoring.check_edit_token(table, token)
+            db.session.remove()
+            downgrade(revision="c7d8e9f0a1b2")  # the derived token is written back: links keep working
+            with db.engine.connect() as conn:
+                assert conn.execute(text("SELECT edit_token FROM tables")).scalar() == new
+    finally:
+        _empty(app)
+        with app.app_context():
+            db.create_all()

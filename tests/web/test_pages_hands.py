@@ -5,7 +5,7 @@ import re
 import pytest
 from flask import g
 
-from companion import scoring
+from companion import access, scoring
 from companion.extensions import db
 from companion.models import Hand
 
@@ -433,7 +433,7 @@ def test_different_facts_or_another_phone_are_not_duplicates(client, gdy, writer
     assert client.post(f"/t/{gdy.public_id}/record",
                        data={**gdy_form(cards_2="6"), **open_form(client, gdy)}).status_code == 302
     other = app.test_client()
-    other.get(f"/t/{gdy.public_id}?key={gdy.edit_token}")
+    assert other.post(f"/t/{gdy.public_id}/join", data={"key": access.edit_token(gdy)}).status_code == 303
     page = other.get(f"/t/{gdy.public_id}/record")
     data = {**gdy_form(cards_2="6"), "request_id": hidden(page, "request_id"), "expected_number": "3"}
     assert other.post(f"/t/{gdy.public_id}/record", data=data).status_code == 302

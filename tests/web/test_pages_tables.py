@@ -4,7 +4,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from companion import scoring
+from companion import access, scoring
 from companion.extensions import db
 from companion.models import Table
 
@@ -79,7 +79,7 @@ def test_open_a_table(client, ctx):
     assert str(table.stake) == "0.5" and table.currency == "¥"
     page = client.get(response.headers["Location"])
     assert "Record next hand" in text_of(page)  # the creator may record
-    assert table.edit_token in page.get_data(as_text=True)  # the share link
+    assert f"#key={access.edit_token(table)}" in page.get_data(as_text=True)  # the record link
 
 
 def test_open_a_dagong_table(client, ctx):
@@ -136,15 +136,15 @@ def test_table_page_read_only_without_the_token(client, gdy):
     page = client.get(f"/t/{gdy.public_id}")
     assert page.status_code == 200
     assert "Record next hand" not in text_of(page)
-    assert gdy.edit_token not in page.get_data(as_text=True)
+    assert access.edit_token(gdy) not in page.get_data(as_text=True)
     assert client.get(f"/t/{gdy.public_id}/record").status_code == 403
     assert client.post(f"/t/{gdy.public_id}/record", data=gdy_form()).status_code == 403
     assert client.post(f"/t/{gdy.public_id}/undo").status_code == 403
 
 
 def test_wrong_share_key_gives_no_access(client, gdy):
-    response = client.get(f"/t/{gdy.public_id}?key=wrong", follow_redirects=True)
-    assert "not valid" in text_of(response)
+    response = client.post(f"/t/{gdy.public_id}/join", data={"key": "wrong"})
+    assert response.status_code == 403 and "not valid" in text_of(response)
     assert client.get(f"/t/{gdy.public_id}/record").status_code == 403
 
 

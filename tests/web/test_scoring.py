@@ -4,7 +4,7 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import event, select
 
-from companion import scoring
+from companion import access, scoring
 from companion.engine.common import EngineError, FactsError, RulesError
 from companion.extensions import db
 from companion.models import Hand, HandEvent, Table
@@ -38,8 +38,10 @@ class QueryCounter:
 
 
 def test_create_table_pins_rules_and_ids(gdy):
-    assert len(gdy.public_id) >= 22 and len(gdy.edit_token) >= 32  # ≥128 random bits
-    assert gdy.public_id != gdy.edit_token
+    token = access.edit_token(gdy)
+    assert len(gdy.public_id) >= 22 and len(token) >= 32  # ≥128 random bits; the token 192 (HMAC)
+    assert gdy.public_id != token and gdy.token_version == 1
+    assert scoring.check_edit_token(gdy, token) and not scoring.check_edit_token(gdy, token[:-1] + "x")
     assert gdy.rules["joker_doubling"] == "once"
     assert gdy.player_names == ["Ann", "Bo", "Cy", "Di"]
     assert gdy.stake == Decimal("0.5")

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from companion import scoring
+from companion import access, scoring
 
 # A value for every URL argument a GET route may take. A new route with a new argument fails
 # here until it is given one, so no route escapes the walk.
@@ -48,8 +48,8 @@ def opened(app, client):
         scoring.record_hand(table, {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0},
                                                                  "Cy": {"cards": 1, "jokers": 0}}},
                             request_id="h1")
-        public_id, token = table.public_id, table.edit_token
-    assert client.get(f"/t/{public_id}?key={token}").status_code == 302
+        public_id, token = table.public_id, access.edit_token(table)
+    assert client.post(f"/t/{public_id}/join", data={"key": token}).status_code == 303
     return public_id, token
 
 
@@ -104,7 +104,7 @@ def test_the_session_cookie_is_secure_over_https_only(app, opened):
     public_id, token = opened
     for base, secure in (("https://localhost", True), ("http://localhost", False)):
         client = app.test_client()
-        response = client.get(f"/t/{public_id}?key={token}", base_url=base)
+        response = client.post(f"/t/{public_id}/join", data={"key": token}, base_url=base)
         cookie = next(v for k, v in response.headers.items() if k == "Set-Cookie" and v.startswith("session="))
         assert ("; Secure" in cookie) is secure, cookie
         assert "HttpOnly" in cookie and "SameSite=Lax" in cookie

@@ -7,7 +7,8 @@ database. Where each rule lives: ``docs/engine-dagong.md``.
 - :mod:`.rules`    the switches (§9), Rules, PRESETS, rules_from_dict
 - :mod:`.combos`   the one reader of cards into readings, ``beats`` (§5), the one cache
 - :mod:`.reasons`  the sentences of verdicts (describe, why legal, why not)
-- :mod:`.check`    classify, check
+- :mod:`.check`    classify, check, declaration (the words that pin a reading)
+- :mod:`.answers`  what beats this? (proposals judged by :func:`.check.judge`)
 - :mod:`.facts`    the one validator of hand facts, teams, needed_facts, next_dealer
 - :mod:`.outcome`  who won, the arch, the multiplier, the early end, the shout result (decided once)
 - :mod:`.settle`   paying the outcome (base stake, 喜钱, the stake)
@@ -16,8 +17,9 @@ from __future__ import annotations
 
 from ..cards import CardError
 from ..errors import FactsError, RulesError
-from ..results import Reading, Settlement, Verdict
-from .check import check, classify
+from ..results import Answer, Reading, Settlement, Verdict
+from .answers import answers, kind_of
+from .check import check, classify, declaration
 from .combos import BOMB_CLASS, TYPES, beats, power
 from .facts import needed_facts, next_dealer, teams, validate_facts
 from .outcome import ARCH_NAMES, Outcome
@@ -31,6 +33,6 @@ TITLE = "大冶打拱"
 
 __all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
-           "ARCH_NAMES", "classify", "check", "describe", "beats", "power", "validate_facts", "teams",
+           "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
            "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",
            "CardError", "FactsError", "RulesError"]

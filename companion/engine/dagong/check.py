@@ -4,7 +4,7 @@
 and writes the reason with the verdict (:mod:`.reasons`)."""
 from __future__ import annotations
 
-from ..cards import Card, CardError, parse_cards
+from ..cards import RANK_NAMES, Card, CardError, parse_cards
 from ..results import Reading, Verdict
 from ..text import N_
 from . import reasons
@@ -161,3 +161,19 @@ def _matches(reading: Reading, declared: tuple) -> bool:
         return True
     pure = reading.get("pure")
     return pure == (len(suits) == 1) and (not pure or reading.get("suit") in suits)
+
+
+def declaration(reading: Reading, readings: tuple):
+    """The shortest ``previous_as`` / ``play_as`` that makes ``reading`` the one used among
+    ``readings`` (the cards' readings), or None: the ranks it stands for, else its type, else
+    (a 510K) its suits."""
+    ranks = " ".join(RANK_NAMES[value] for value in reading.values)
+    words = [ranks, reading.type]
+    if reading.type == "510k":
+        suit = reading.get("suit") if reading.get("pure") else None
+        words.append(" ".join(f"{RANK_NAMES[v]}{suit or s}" for v, s in zip(reading.values, "shc")))
+    for word in words:
+        chosen = declared_readings(readings, word)
+        if chosen and chosen[0] == reading:
+            return word
+    return None

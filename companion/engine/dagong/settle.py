@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..money import apply_stake, parse_stake
+from ..money import apply_stake, check_points, parse_stake
 from ..results import Settlement
 from ..text import N_
 from .facts import XI_SIZES, validate
@@ -32,6 +32,7 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     factor = math.prod(f for f, _ in steps)  # the points are the product of exactly these steps
     points = {p: outcome.shares[p] * factor for p in hand.players}
     bonus_steps = _xi_qian(hand, rules, points)
+    check_points(points, "xi_bombs" if hand.xi_bombs else "rules.base_stake")
     deltas = apply_stake(points, stake)
     texts = [text for _, text in steps] + bonus_steps + [_result_line(hand, outcome, deltas, bool(bonus_steps))]
     if stake != 1:

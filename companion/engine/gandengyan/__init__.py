@@ -1,0 +1,30 @@
+"""干瞪眼 (Gan Deng Yan): house rules, combinations, the "exactly one higher" checker, settlement.
+
+The specification is ``shared/rules/gandengyan.md`` (§3 rules, §4 switches, §5 presets, §7/§8
+examples, §9 validation); ``docs/engine-gandengyan.md`` shows where each rule lives. Pure Python:
+nothing here imports Flask or the database.
+
+- :mod:`.rules`: SWITCHES, Rules, PRESETS (with their player ranges), rules_from_dict, decks
+- :mod:`.combos`: the one reader of cards into readings (classify) and ``beats``
+- :mod:`.check`: check and its reasons
+- :mod:`.answers`: what beats this? (proposals judged by :func:`.check.check`)
+- :mod:`.facts`: the one validator of hand facts, needed_facts, next_dealer
+- :mod:`.settle`: settle, every multiplier a ``(factor, sentence)`` step
+"""
+from __future__ import annotations
+
+from .answers import answers, kind_of
+from .check import check
+from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
+                     TYPES, beats, classify, describe)
+from .facts import MAX_NUMBER, needed_facts, next_dealer, validate_facts
+from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
+from .settle import settle
+
+NAME = "gandengyan"
+TITLE = "干瞪眼"
+
+__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
+           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "next_dealer",
+           "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
+           "TWO", "JOKER", "MAX_NUMBER"]

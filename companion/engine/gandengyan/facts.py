@@ -1,0 +1,322 @@
+"""The facts of a finished hand (rules file §9): the one validator, the facts each table's
+switches need, and the next dealer (§3.2)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..cards import JOKERS_PER_DECK
+from ..errors import FactsError
+from ..text import N_, Text
+from .rules import PLAYER_RANGE, Rules, as_rules, decks
+
+MAX_NUMBER = 108  # no count in a hand can exceed two decks' cards
+CARDS_PER_DECK = 54
+MAX_BOMBS = 40
+
+_TOP_KEYS = {"players": "players", "winner": "winner", "dealer": "dealer", "losers": "losers",
+             "bombs_played": "bombs_played", "bombsPlayed": "bombs_played", "tricks": "tricks"}
+_LOSER_KEYS = {"cards": "cards", "jokers": "jokers", "twos": "twos", "held_bombs": "held_bombs",
+               "heldBombs": "held_bombs", "played": "played", "playedAny": "played", "played_any": "played",
+               "dealer_only_opening": "dealer_only_opening", "dealerOnlyOpening": "dealer_only_opening"}
+
+_E_FACTS = N_("The hand must be a set of facts: players, winner and losers.")
+_E_FACT_KEY = N_("'{key}' is not a fact of a hand; use {known}.")
+_E_PLAYERS = N_("List the players in seat order: 2 to 6 names.")
+_E_PLAYER_COUNT = N_("{count} players listed: 干瞪眼 is played by 2 to 6 players.")
+_E_PLAYER_COUNT_HERE = N_("{count} players listed: under these rules 干瞪眼 is played by {low} to {high} players.")
+_E_PLAYER_NAME = N_("Player {position} has no name: every player needs a non-empty name.")
+_E_PLAYER_DUP = N_("'{name}' is listed twice: player names must be different.")
+_E_WINNER = N_("The winner '{name}' is not one of the players: choose the player who played out first.")
+_E_DEALER = N_("The dealer '{name}' is not one of the players.")
+_E_LOSERS = N_("Give the losers as a set of name: facts pairs.")
+_E_LOSER_MISSING = N_("{name}: missing — every player except the winner needs their cards left.")
+_E_LOSER_UNKNOWN = N_("'{name}' is not one of the players: losers must be players.")
+_E_WINNER_LOSER = N_("{name} is the winner and cannot also be a loser: the winner has no cards left.")
+_E_LOSER_FACTS = N_("{name}: give the facts as cards, jokers, … values.")
+_E_LOSER_KEY = N_("{name}: '{key}' is not a fact of a hand; use {known}.")
+_E_NOT_INT = N_("{name}: {what} must be a whole number, not '{value}'.")
+_E_NEGATIVE = N_("{name}: {what} cannot be negative ({value}).")
+_E_TOO_BIG = N_("{name}: {what} = {value} is more than a whole game holds.")
+_E_NO_CARDS = N_("{name}: a loser has at least 1 card left — only the winner played out.")
+_E_CARDS_MISSING = N_("{name}: how many cards are left? Give 'cards'.")
+_E_JOKERS_CARDS = N_("{name}: {jokers} jokers held but only {cards} cards left — jokers cannot exceed cards.")
+_E_JOKERS_CARD = N_("{name}: {jokers} jokers held but only 1 card left — jokers cannot exceed cards.")
+_E_JOKERS_DECK = N_("{total} jokers held in all, but {decks} deck(s) have only {limit} — check the jokers.")
+_E_TWOS_CARDS = N_("{name}: {twos} 2s and {jokers} jokers held but only {cards} card(s) left — 2s and jokers "
+                   "together cannot exceed cards.")
+_E_TWOS_DECK = N_("{total} 2s held in all, but {decks} deck(s) have only {limit} — check the 2s.")
+_E_CARDS_DECK = N_("{total} cards left in all, but {decks} deck(s) have only {limit} — check the card counts.")
+_E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
+_E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
+_E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
+_E_HELD_CARDS = N_("{name}: bombs of {total} cards in all held but only {cards} card(s) left.")
+_E_HELD_CARDS_JOKERS = N_("{name}: bombs of {total} cards held besides {jokers} joker(s), but only {cards} "
+                          "card(s) left — count the jokers first, then the bombs in the other cards.")
+_E_SHUT_OUT = N_("{name}: never played, so {name} still holds the {need} cards dealt (or more after "
+                 "drawing), not {cards}.")
+_E_SHUT_OUT_EXACT = N_("{name}: never played and only trick winners draw, so {name} holds exactly 5 cards, "
+                       "not {cards}.")
+_E_DEALER_PLAYED = N_("{name}: the dealer always leads the first trick — mark 'only the opening lead' "
+                      "instead of 'never played'.")
+_E_NOT_DEALER = N_("{name}: only the dealer can have played just the opening lead — {dealer} is the dealer.")
+_E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dealer is.")
+_E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
+
+_CANONICAL = frozenset(_LOSER_KEYS.values())
+_WHAT = {"cards": N_("cards left"), "jokers": N_("jokers held"), "twos": N_("2s held"),
+         "held_bombs": N_("a bomb size"), "bombs_played": N_("a bomb size"),
+         "played": N_("'played'"), "dealer_only_opening": N_("'only the opening lead'")}
+
+
+def _fail(code: str, field: str | None, template: Text, **params):
+    raise FactsError(Text(template.template, params), code=code, field=field)
+
+
+def needed_facts(rules: Rules = None) -> tuple:
+    """The facts beyond each loser's ``cards`` and ``jokers`` that this table's switches use.
+
+    Per loser: ``twos``, ``held_bombs``, ``played``, ``dealer_only_opening``; per hand:
+    ``bombs_played``, ``tricks``.
+    """
+    rules = as_rules(rules)
+    shut = rules.shut_out in ("double", "fixed20")
+    wanted = (("twos", rules.twos_are_trumps != "off"),
+              ("held_bombs", rules.held_bomb_mult != "off"),
+              ("played", shut),
+              ("dealer_only_opening", shut and rules.shut_out_dealer_exception),
+              ("bombs_played", rules.played_bomb_mult != "off" or rules.shut_out == "fixed20"),
+              ("tricks", rules.long_hand_mult == "on"))
+    return tuple(name for name, needed in wanted if needed)
+
+
+def next_dealer(facts) -> str:
+    """The next hand's dealer: this hand's winner (§3.2)."""
+    if isinstance(facts, Mapping) and isinstance(facts.get("winner"), str):
+        return facts["winner"]
+    raise FactsError(Text(_E_WINNER.template, {"name": None}), code="unknown_winner", field="winner")
+
+
+def _int(value, name: str, key: str, field: str, low: int = 0) -> int:
+    """A whole number from ``low`` to :data:`MAX_NUMBER` (bool is not a number here)."""
+    if type(value) is int and low <= value <= MAX_NUMBER:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail("not_integer", field, _E_NOT_INT, name=name, what=_WHAT.get(key, key), value=value)
+    if value < low:
+        if key == "cards":
+            _fail("loser_without_cards", field, _E_NO_CARDS, name=name)
+        _fail("negative", field, _E_NEGATIVE, name=name, what=_WHAT.get(key, key), value=value)
+    if value > MAX_NUMBER:
+        _fail("too_large", field, _E_TOO_BIG, name=name, what=_WHAT.get(key, key), value=value)
+    return value
+
+
+def _bool(value, name: str, key: str, field: str, default: bool) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        _fail("not_boolean", field, _E_BOOL, name=name, what=_WHAT.get(key, key), value=value)
+    return value
+
+
+def _sizes(value, name: str, field: str, rules: Rules, n_decks: int, joker_bomb: bool) -> list:
+    """A list of bomb sizes: ``min_bomb`` to 6 per deck (4 naturals + 2 jokers); 2 = the double
+    joker where ``joker_bomb`` (bombs played at a table with ``jokerBomb``)."""
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)) or len(value) > MAX_BOMBS:
+        _fail("not_list", field, _E_LIST, name=name, what=_WHAT["held_bombs"])
+    low, high = rules.min_bomb, 6 * n_decks
+    out = []
+    for i, size in enumerate(value):
+        size = _int(size, name, "held_bombs", f"{field}.{i}")
+        if not (low <= size <= high or (joker_bomb and size == 2 and rules.joker_bomb != "off")):
+            _fail("bomb_size", f"{field}.{i}", _E_BOMB_SIZE, name=name, size=size, low=low, high=high)
+        out.append(size)
+    return out
+
+
+def _check_keys(facts: Mapping) -> None:
+    for key in facts:
+        if key not in _TOP_KEYS:
+            _fail("unknown_fact", str(key), _E_FACT_KEY, key=key,
+                  known="players, winner, dealer, losers, bombs_played, tricks")
+
+
+def _players(facts: Mapping, rules: Rules) -> list:
+    players = facts.get("players")
+    if not isinstance(players, (list, tuple)):
+        _fail("players_missing", "players", _E_PLAYERS)
+    low, high = rules.player_range
+    if not low <= len(players) <= high:
+        if (low, high) == PLAYER_RANGE:
+            _fail("player_count", "players", _E_PLAYER_COUNT, count=len(players))
+        _fail("player_count", "players", _E_PLAYER_COUNT_HERE, count=len(players), low=low, high=high)
+    seen = set()
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            _fail("player_name", f"players.{i}", _E_PLAYER_NAME, position=i + 1)
+        if name in seen:
+            _fail("duplicate_player", f"players.{i}", _E_PLAYER_DUP, name=name)
+        seen.add(name)
+    return list(players)
+
+
+def _people(facts: Mapping, players: list) -> tuple:
+    """(winner, dealer or None, losers mapping), each checked against the players."""
+    winner = facts.get("winner")
+    if not isinstance(winner, str) or winner not in players:
+        _fail("unknown_winner", "winner", _E_WINNER, name=winner)
+    dealer = facts.get("dealer")
+    if dealer == "":
+        dealer = None
+    if dealer is not None and (not isinstance(dealer, str) or dealer not in players):
+        _fail("unknown_dealer", "dealer", _E_DEALER, name=dealer)
+    losers = facts.get("losers")
+    if not isinstance(losers, Mapping):
+        _fail("losers_missing", "losers", _E_LOSERS)
+    if winner in losers:
+        _fail("winner_is_loser", f"losers.{winner}", _E_WINNER_LOSER, name=winner)
+    for name in losers:
+        if name not in players:
+            _fail("unknown_loser", f"losers.{name}", _E_LOSER_UNKNOWN, name=name)
+    return winner, dealer, losers
+
+
+def _entry(losers: Mapping, name: str) -> dict:
+    """One loser's facts with canonical keys (read only)."""
+    entry = losers.get(name)
+    if entry is None:
+        _fail("loser_missing", f"losers.{name}", _E_LOSER_MISSING, name=name)
+    if not isinstance(entry, Mapping):
+        _fail("bad_loser", f"losers.{name}", _E_LOSER_FACTS, name=name)
+    if entry.keys() <= _CANONICAL:
+        return entry
+    out = {}
+    for key, value in entry.items():
+        canonical = _LOSER_KEYS.get(key)
+        if canonical is None:
+            _fail("unknown_fact", f"losers.{name}.{key}", _E_LOSER_KEY, name=name, key=key,
+                  known="cards, jokers, twos, held_bombs, played, dealer_only_opening")
+        out[canonical] = value
+    return out
+
+
+def _counts(entry: dict, name: str) -> tuple:
+    """(cards, jokers) of one loser."""
+    base = f"losers.{name}"
+    cards = entry.get("cards")
+    if cards is None:
+        _fail("cards_missing", f"{base}.cards", _E_CARDS_MISSING, name=name)
+    cards = _int(cards, name, "cards", f"{base}.cards", low=1)
+    jokers = entry.get("jokers")
+    jokers = 0 if jokers is None else _int(jokers, name, "jokers", f"{base}.jokers")
+    if jokers > cards:
+        _fail("jokers_exceed_cards", f"{base}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+              name=name, jokers=jokers, cards=cards)
+    return cards, jokers
+
+
+def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
+    """The bombs a loser holds; under ``heldBombMult=bySize`` the jokers are counted first (§8 S7)."""
+    if entry.get("held_bombs") is None:
+        return []
+    field = f"losers.{name}.held_bombs"
+    held = _sizes(entry["held_bombs"], name, field, rules, n_decks, False)
+    by_size = rules.held_bomb_mult == "bySize"
+    if sum(held) > (cards - jokers if by_size else cards):
+        _fail("held_bombs_exceed_cards", field, _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
+              name=name, total=sum(held), cards=cards, jokers=jokers)
+    return held
+
+
+def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
+    """(played, dealer_only_opening) of one loser, checked against the dealer and the deal (§9)."""
+    if entry.get("played") is None and entry.get("dealer_only_opening") is None:
+        return True, False
+    base = f"losers.{name}"
+    played = _bool(entry.get("played"), name, "played", f"{base}.played", True)
+    opening = _bool(entry.get("dealer_only_opening"), name, "dealer_only_opening",
+                    f"{base}.dealer_only_opening", False)
+    if not played:
+        if name == dealer:
+            _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
+        if rules.draw_mode == "winnerOnly" and cards != 5:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
+        if cards < 5:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
+    if opening and dealer is None:
+        _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
+    if opening and name != dealer:
+        _fail("not_dealer", f"{base}.dealer_only_opening", _E_NOT_DEALER, name=name, dealer=dealer)
+    return played, opening
+
+
+class _Totals:
+    """What all losers hold together, against what the decks hold (§9)."""
+
+    __slots__ = ("jokers", "cards", "twos", "n_decks")
+
+    def __init__(self, n_decks: int):
+        self.jokers = self.cards = self.twos = 0
+        self.n_decks = n_decks
+
+    def add(self, name: str, cards: int, jokers: int) -> None:
+        n = self.n_decks
+        self.jokers += jokers
+        if self.jokers > JOKERS_PER_DECK * n:
+            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, total=self.jokers, decks=n,
+                  limit=JOKERS_PER_DECK * n)
+        self.cards += cards
+        if self.cards > CARDS_PER_DECK * n:
+            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, total=self.cards, decks=n,
+                  limit=CARDS_PER_DECK * n)
+
+    def add_twos(self, name: str, twos: int) -> None:
+        n = self.n_decks
+        self.twos += twos
+        if self.twos > 4 * n:
+            _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, total=self.twos, decks=n, limit=4 * n)
+
+
+def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) -> dict:
+    entry = _entry(losers, name)
+    cards, jokers = _counts(entry, name)
+    totals.add(name, cards, jokers)
+    twos = entry.get("twos")
+    twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
+    if twos + jokers > cards:
+        _fail("twos_exceed_cards", f"losers.{name}.twos", _E_TWOS_CARDS, name=name, twos=twos, jokers=jokers,
+              cards=cards)
+    held = _held(entry, name, cards, jokers, rules, totals.n_decks)
+    played, opening = _shut_out(entry, name, cards, dealer, rules)
+    totals.add_twos(name, twos)
+    return {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": played,
+            "dealer_only_opening": opening}
+
+
+def validate_facts(facts, rules: Rules = None) -> dict:
+    """Check hand facts (§9) and return them normalised (snake_case keys, every optional fact filled).
+
+    Raises :class:`FactsError` with a ``code`` and a ``field`` such as ``losers.B.jokers``.
+    """
+    rules = as_rules(rules)
+    if not isinstance(facts, Mapping):
+        _fail("bad_facts", None, _E_FACTS)
+    _check_keys(facts)
+    players = _players(facts, rules)
+    n_decks = decks(rules, len(players))
+    winner, dealer, losers = _people(facts, players)
+    totals = _Totals(n_decks)
+    out_losers = {name: _loser(losers, name, dealer, rules, totals) for name in players if name != winner}
+    bombs = facts.get("bombs_played")
+    if bombs is None:
+        bombs = facts.get("bombsPlayed")
+    bombs = _sizes(bombs, "bombs_played", "bombs_played", rules, n_decks, True) if bombs else []
+    tricks = facts.get("tricks")
+    if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
+        _fail("bad_tricks", "tricks", _E_TRICKS, value=tricks)
+    out = {"players": players, "winner": winner, "losers": out_losers, "bombs_played": bombs, "tricks": tricks}
+    if dealer is not None:
+        out["dealer"] = dealer
+    return out

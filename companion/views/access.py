@@ -1,0 +1,110 @@
+"""Joining a table to record (by its record link or its PIN), resetting the share link, the PIN.
+
+Every one of these is a POST with the form's CSRF token (Flask-WTF checks it before the view):
+a GET never grants a right. A phone that joins keeps ``[public_id, token_version]`` in its
+session (see ``tables.remember``), never the token.
+
+``POST /t/<id>/join`` answers a form with a redirect to the table (or the table page again with
+the reason, 403 / 429), and ``static/join.js`` (``Accept: application/json``) with
+``{"joined": bool, "message"}``: the script then reloads the page, which shows the message.
+"""
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import access, ratelimit
+from ..guard import InputRejected
+from ..models import Table
+from .tables import remember, table_page, table_view
+
+bp = Blueprint("access", __name__)
+
+KEY_IN_LINK = re.compile(r"[#?&]key=([A-Za-z0-9_\-]+)")
+
+
+def given_secret() -> tuple[str, str]:
+    """("pin", digits) or ("key", token) from the join form: a PIN, a key, or a whole pasted link."""
+    pin = (request.form.get("pin") or "").strip()
+    key = (request.form.get("key") or "").strip()
+    if pin:
+        return "pin", pin
+    if access.valid_pin(key):
+        return "pin", key
+    found = KEY_IN_LINK.search(key)
+    return "key", found.group(1) if found else key
+
+
+def _wants_json() -> bool:
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _answer(table: Table, joined: bool, message: str, status: int = 200):
+    if _wants_json():  # join.js: the message waits in the session for the page it reloads
+        flash(message)
+        return jsonify(joined=joined, message=message), status
+    if joined:
+        flash(message)
+        return redirect(url_for("tables.show", public_id=table.public_id), 303)
+    return table_page(table, join_error=message, status=status)
+
+
+@bp.post("/t/<public_id>/join")
+@table_view()
+def join(table: Table):
+    if g.can_edit:
+        return _answer(table, True, _("This phone can already record at this table."))
+    kind, secret = given_secret()
+    if not secret or len(secret) > 200:
+        return _answer(table, False, _("Enter the table's PIN, or paste its record link."), 400)
+    if kind == "pin":
+        try:
+            ratelimit.pin_attempt(table.public_id)
+        except InputRejected as limited:
+            return _answer(table, False, limited.message, limited.status)
+        if not access.check_pin(table, secret):
+            message = (_("That PIN is not this table's. Check it with a player who can record.") if table.pin_hash
+                       else _("This table has no PIN. Scan its record code instead, or ask a player who can "
+                              "record to set a PIN."))
+            return _answer(table, False, message, 403)
+    elif not access.check_edit_token(table, secret):
+        message = (_("This record link was reset and no longer works. Ask a phone that can record at this table "
+                     "for the new code.") if access.was_reset(table, secret)
+                   else _("That record link is not valid for this table (it may have been reset). This phone "
+                          "can only look."))
+        return _answer(table, False, message, 403)
+    remember(table)
+    return _answer(table, True, _("This phone can now record and correct hands at this table."))
+
+
+@bp.route("/t/<public_id>/share/reset", methods=["GET", "POST"])
+@table_view(write=True)
+def reset(table: Table):
+    """A confirmation page (GET), then the reset (POST with ``confirm=yes``)."""
+    if request.method == "POST" and request.form.get("confirm") == "yes":
+        access.reset_token(table)
+        remember(table)  # the phone that reset keeps recording
+        flash(_("The share link was reset: the old record link, code and PIN no longer work. Show the new "
+                "record code to the phones that should record."))
+        return redirect(url_for("tables.show", public_id=table.public_id, _anchor="share"), 303)
+    return render_template("share_reset.html", table=table)
+
+
+@bp.post("/t/<public_id>/pin")
+@table_view(write=True)
+def pin(table: Table):
+    """Set the table's PIN (6 digits) or turn it off (``action=clear``)."""
+    back = redirect(url_for("tables.show", public_id=table.public_id, _anchor="share"), 303)
+    if request.form.get("action") == "clear":
+        access.set_pin(table, None)
+        flash(_("The table PIN is off: phones join by the record code only."))
+        return back
+    value = (request.form.get("pin") or "").strip()
+    if not access.valid_pin(value):
+        flash(_("A table PIN is exactly 6 digits (0–9). The PIN was not changed."))
+        return back
+    access.set_pin(table, value)
+    flash(_("The table PIN is set. Tell it to the players who should record; it is not shown again."))
+    return back

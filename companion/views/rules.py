@@ -1,0 +1,202 @@
+"""The rules in the app (issue 13): a rules page per game (``/rules/<game>``) and a table's rules
+(``/t/<id>/rules``: its switches on/off with their meaning, a worked settlement computed live by
+the engine for that table's rules); card faces for every page that shows cards; where each
+verdict's reason is explained (a verdict code -> the paragraph's anchor on the rules page).
+
+Nothing here decides a rule: the examples are settled by the game's ``settle`` and read by its
+``classify``; the page only says where the engine's reasons are explained.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, url_for
+from flask_babel import gettext as _
+
+from .. import scoring
+from ..engine import ENGINES
+from ..engine.cards import BIG_JOKER, SMALL_JOKER, SUIT_SYMBOLS, Card, CardError, RANK_NAMES, parse_cards
+from ..engine.errors import EngineError
+from ..engine.text import from_data
+from ..i18n import tr
+from ..models import Table
+from .tables import table_view
+
+bp = Blueprint("rules", __name__)
+
+# --------------------------------------------------------------------------------------------
+# Where each verdict is explained: code -> the anchor of its paragraph on the game's rules page.
+# A legal verdict ("ok") names the paragraph of the type of play it used.
+
+RULE_ANCHORS = {
+    "dagong": {
+        "pass": "turns", "lead_pass": "turns", "bad_players": "deal", "too_many_copies": "deal",
+        "too_many_jokers": "deal", "reading_not_possible": "jokers", "previous_not_a_combination": "plays",
+        "not_higher": "follow", "length_mismatch": "follow", "type_mismatch": "follow",
+        "needs_bomb": "bomb-class", "mixed_510k": "510k", "mixed_below_pure": "510k", "suit_not_higher": "510k",
+        "too_many_jokers_in_510k": "510k", "bomb_beats_510k": "bomb-class", "510k_beats_small_bomb": "bomb-class",
+        "bomb_too_small": "bomb-class", "bomb_equal": "bomb-class", "no_straights": "sequences",
+        "two_in_sequence": "sequences", "sequence_too_short": "sequences", "not_a_combination": "plays",
+    },
+    "gandengyan": {
+        "pass": "turns", "lead_pass": "turns", "lead_ok": "plays", "bad_players": "deal", "too_many_copies": "deal",
+        "bad_rules": "house-rules",
+        "bad_previous": "plays", "bad_reading": "jokers", "joker_alone": "jokers", "joker_as_two": "jokers",
+        "joker_only": "jokers", "not_higher": "follow", "not_one_higher": "follow", "length_mismatch": "follow",
+        "type_mismatch": "follow", "only_bomb_beats_bomb": "bombs", "only_bomb_beats_joker": "bombs",
+        "only_bomb_beats_two": "twos", "bomb_too_small": "bombs", "two_as_last_card": "twos",
+        "two_in_sequence": "sequences", "not_a_combination": "plays", "reading_not_possible": "jokers",
+        "previous_not_a_combination": "plays",
+    },
+}
+TYPE_ANCHORS = {
+    "single": "follow", "pair": "follow", "triple": "follow", "linked_pairs": "sequences",
+    "linked_triples": "sequences", "straight": "sequences", "connected_pairs": "sequences", "510k": "510k",
+    "bomb": "bombs", "gunlong": "bombs", "four_jokers": "bombs", "joker_bomb": "bombs",
+}
+
+
+def rule_anchor(game: str, code: str, play_type: str | None = None) -> str:
+    """The anchor of the rules paragraph that explains a verdict (``code``, and the type of play
+    a legal verdict used)."""
+    if code in ("ok", "lead_ok") and play_type:
+        return TYPE_ANCHORS.get(play_type, "plays")
+    return RULE_ANCHORS.get(game, {}).get(code, "plays")
+
+
+def rule_link(game: str, code: str, play_type: str | None = None, table: Table | None = None) -> str:
+    """The address of that paragraph (the table's own rules page when the checker knows the table)."""
+    anchor = rule_anchor(game, code, play_type)
+    if table is not None:
+        return url_for("rules.table_rules", public_id=table.public_id, _anchor=anchor)
+    return url_for("rules.page", game=game, _anchor=anchor)
+
+
+# --------------------------------------------------------------------------------------------
+# Card faces
+
+
+SUIT_WORDS = {"s": "spades", "h": "hearts", "c": "clubs", "d": "diamonds"}
+
+
+def _face(card: Card) -> dict:
+    if card.is_joker:
+        kind = "small" if card.rank == SMALL_JOKER else "big" if card.rank == BIG_JOKER else "any"
+        label = {"small": _("small joker"), "big": _("big joker"), "any": _("joker")}[kind]
+        mark = {"small": "小", "big": "大", "any": "王"}[kind]
+        return {"rank": "★", "suit": mark, "color": "red" if kind == "big" else "black", "joker": kind,
+                "label": label}
+    rank = RANK_NAMES[card.rank]
+    if card.suit is None:
+        return {"rank": rank, "suit": "", "color": "plain", "joker": None, "label": rank}
+    labels = {"s": _("%(rank)s of spades", rank=rank), "h": _("%(rank)s of hearts", rank=rank),
+              "c": _("%(rank)s of clubs", rank=rank), "d": _("%(rank)s of diamonds", rank=rank)}
+    return {"rank": rank, "suit": SUIT_SYMBOLS[card.suit], "color": "red" if card.suit in "hd" else "black",
+            "joker": None, "label": labels[card.suit]}
+
+
+def card_faces(cards) -> dict:
+    """The faces of some cards (card text or Cards) and their text alternative; no faces when the
+    text is no cards."""
+    if not isinstance(cards, (list, tuple)):
+        try:
+            cards = parse_cards(cards or "")
+        except CardError:
+            return {"faces": [], "label": str(cards or "")}
+    faces = [_face(card) for card in cards]
+    return {"faces": faces, "label": ", ".join(face["label"] for face in faces)}
+
+
+@bp.app_template_global()
+def faces_of(cards) -> dict:
+    return card_faces(cards)
+
+
+@bp.app_template_global()
+def reason_link(game: str, code: str, play_type: str | None = None, table: Table | None = None) -> str:
+    return rule_link(game, code, play_type, table)
+
+
+@bp.app_template_filter("ruling_reason")
+def ruling_reason(data) -> str:
+    """A ruling's reason stored with a hand note (engine Text as data), in the page's language."""
+    return tr(from_data(data))
+
+
+# --------------------------------------------------------------------------------------------
+# Rules pages
+
+EXAMPLES = {
+    "dagong": ["3", "7 7", "8 8 8", "3 3 4 4", "3 3 3 4 4 4", "5 10 K", "5h 10h Kh", "9 9 9 9", "7 7 7 7 JK",
+               "SJ BJ"],
+    "gandengyan": ["7", "8", "5 5", "6 JK", "8 8 8", "4 5 6", "3 3 4 4", "6 6 6 6", "2", "SJ BJ"],
+}
+
+
+def _examples(module, rules) -> list[dict]:
+    """Example plays with their readings (the game's classify): type and what they stand for."""
+    out = []
+    for text in EXAMPLES.get(module.NAME, ()):
+        try:
+            readings = scoring.readings_of(module, text, rules, 4)
+        except EngineError:
+            readings = ()
+        out.append({"cards": text, "readings": readings})
+    return out
+
+
+def _switches(module, rules) -> list[dict]:
+    """Every switch: its value at this table, whether that is the game's standard, its meaning."""
+    standard = module.rules_from_dict(None)
+    out = []
+    for key, switch in module.SWITCHES.items():
+        value = getattr(rules, key, None)
+        out.append({"key": key, "value": value, "bool": switch.kind == "bool", "help": switch.help,
+                    "changed": value != getattr(standard, key, None)})
+    return out
+
+
+def _worked(module, rules, names: list[str], stake) -> list[dict]:
+    """Worked settlements of example hands, settled live by the engine under ``rules``."""
+    out = []
+    for facts in example_hands(module.NAME, names):
+        try:
+            settlement = module.settle(facts, rules, stake=stake or 1)
+        except EngineError:
+            continue
+        out.append({"facts": facts, "settlement": settlement})
+    return out
+
+
+def example_hands(game: str, names: list[str]) -> list[dict]:
+    """Example hand facts for a rules page (the rules files' worked examples, with these names)."""
+    if game == "dagong":
+        p1, p2, p3, p4 = (names + ["P1", "P2", "P3", "P4"])[:4] if len(names) == 4 else ("P1", "P2", "P3", "P4")
+        return [{"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None,
+                 "order": [p1, p2, p3, p4], "captured": {p1: 60, p2: 50, p3: 30, p4: 40}, "last_hand_points": 20},
+                {"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None,
+                 "order": [p1, p3], "captured": {p1: 120, p2: 0, p3: 80, p4: 0}}]
+    players = names or ["A", "B", "C", "D"]
+    cards, jokers = [3, 5, 1, 2, 4], [0, 1, 0, 0, 1]
+    losers = {name: {"cards": cards[i % 5], "jokers": jokers[i % 5]} for i, name in enumerate(players[1:])}
+    return [{"players": players, "winner": players[0], "dealer": players[0], "losers": losers}]
+
+
+def _render(module, rules, table: Table | None):
+    names = table.player_names if table is not None else []
+    stake = table.stake if table is not None else 1
+    return render_template("rules.html", module=module, game=module.NAME, table=table,
+                           switches=_switches(module, rules), examples=_examples(module, rules),
+                           worked=_worked(module, rules, names, stake), rules=rules)
+
+
+@bp.get("/rules/<game>")
+def page(game: str):
+    module = ENGINES.get(game)
+    if module is None:
+        abort(404)
+    return _render(module, module.rules_from_dict(None), None)
+
+
+@bp.get("/t/<public_id>/rules")
+@table_view()
+def table_rules(table: Table):
+    return _render(scoring.engine_for(table.game), scoring.table_rules(table), table)

@@ -1,0 +1,126 @@
+"""大冶打拱 "what beats this?" (issue 13): every answer is legal by ``check``, and for small hands
+nothing legal is missing (brute force over every subset of the hand)."""
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import dagong
+from companion.engine.cards import Card, format_cards
+from companion.engine.dagong.combos import strength
+from companion.engine.dagong.rules import play_rules
+from companion.engine.errors import EngineError
+
+# the profile decides how many examples (HYPOTHESIS_PROFILE=thorough: 1000)
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+rules_strategy = st.builds(
+    dagong.Rules,
+    bomb_min=st.sampled_from([3, 4]), allow_straights=st.booleans(), max_jokers_in_510k=st.sampled_from([1, 2]),
+    three_jokers=st.sampled_from(["tripleOfLaiziValue", "pure510KSpade"]),
+    four_jokers=st.sampled_from(["wild", "topBomb"]), laizi_single_value=st.sampled_from([2, 3]),
+    bomb_vs_510k=st.sampled_from(["bombAbove510K", "510KAboveFourBomb"]), hard_beats_soft=st.booleans(),
+    xi_premium=st.booleans(), gunlong=st.booleans())
+
+# a few ranks and suits keep the brute force small while reaching every kind
+card_strategy = st.one_of(
+    st.builds(Card, st.sampled_from([4, 5, 6, 10, 13, 15]), st.sampled_from([None, "h", "s"])),
+    st.builds(Card, st.sampled_from([16, 17, 18])))
+cards_strategy = st.lists(card_strategy, min_size=1, max_size=8)
+
+
+def _legal_plays(previous, hand, rules):
+    """{kind: weakest strength} over every subset of ``hand`` that check calls legal."""
+    best = {}
+    play = play_rules(rules)
+    for n in range(1, len(hand) + 1):
+        for subset in set(combinations(sorted(hand, key=str), n)):
+            try:
+                verdict = dagong.check(previous, list(subset), rules)
+            except EngineError:
+                continue
+            if verdict.legal and verdict.play is not None:
+                kind = dagong.kind_of(verdict.play)
+                value = strength(verdict.play, play)
+                best[kind] = min(best.get(kind, value), value)
+    return best
+
+
+@SETTINGS
+@given(rules=rules_strategy, previous=cards_strategy, hand=cards_strategy)
+def test_answers_are_legal_and_nothing_is_missing(rules, previous, hand):
+    try:
+        found = dagong.answers(list(previous), rules, hand=list(hand))
+    except EngineError:
+        assume(False)
+        return
+    play = play_rules(rules)
+    for answer in found:
+        verdict = dagong.check(list(previous), list(answer.cards), rules)
+        assert verdict.legal, (format_cards(answer.cards), verdict.reason)
+        assert all(answer.cards.count(c) <= hand.count(c) for c in answer.cards)  # only the hand's cards
+    expected = _legal_plays(list(previous), hand, rules)
+    got = {a.kind: strength(a.play, play) for a in found}
+    assert got == expected
+
+
+@SETTINGS
+@given(rules=rules_strategy, previous=cards_strategy)
+def test_answers_without_a_hand_are_legal(rules, previous):
+    try:
+        found = dagong.answers(list(previous), rules)
+    except EngineError:
+        assume(False)
+        return
+    for answer in found:
+        assert dagong.check(list(previous), list(answer.cards), rules).legal
+    assert len({a.kind for a in found}) == len(found)
+
+
+@pytest.mark.parametrize("previous, hand, expected", [
+    ("7 7", "3 3 8 JK 9 9 9 9", [("follow", "8 JK"), ("bomb_4", "9 9 9 9"), ("bomb_5", "9 9 9 9 JK")]),
+    ("7 7", "3 3 4", []),
+    ("A", "SJ", [("follow", "SJ")]),
+])
+def test_examples(previous, hand, expected):
+    found = dagong.answers(previous, hand=hand)
+    assert [(a.kind, format_cards(a.cards)) for a in found] == expected
+
+
+def test_without_a_hand():
+    found = dagong.answers("7 7")
+    assert [(a.kind, format_cards(a.cards)) for a in found][:3] == [
+        ("follow", "8 8"), ("510k", "5 10 K"), ("pure_510k", "5d 10d Kd")]
+    assert not dagong.answers("2 2 2 2 2 2 2 2 JK JK JK JK", hand="3 3 3 3 3 3 3 3")
+
+
+def test_a_reading_declared():
+    triple = dagong.answers("5 JK JK", previous_as="5 5 5", hand="6 6 6 7 7 7")
+    assert triple[0].kind == "follow" and format_cards(triple[0].cards) == "6 6 6"
+
+
+@pytest.mark.parametrize("previous, field", [("-", "previous"), ("5 6", "previous"), ("9 9 9 9 9 9 9 9 9", "previous")])
+def test_bad_previous(previous, field):
+    with pytest.raises(EngineError) as error:
+        dagong.answers(previous)
+    assert error.value.field == field
+
+
+def test_bad_hand_and_players():
+    with pytest.raises(EngineError) as error:
+        dagong.answers("7", hand="8 x")
+    assert error.value.field == "hand"
+    with pytest.raises(EngineError) as error:
+        dagong.answers("7", players=5)
+    assert error.value.field == "players"
+
+
+def test_declaration_pins_each_reading():
+    for text in ("5 JK JK", "5h 10h JK", "JK JK JK JK", "4 4 JK JK"):
+        for rules in (dagong.Rules(), dagong.Rules(allow_straights=True, bomb_min=3, three_jokers="pure510KSpade")):
+            readings = dagong.classify(text, rules)
+            for reading in readings:
+                word = dagong.declaration(reading, readings)
+                if word is not None:
+                    assert dagong.check("-", text, rules, play_as=word).play == reading
