@@ -50,11 +50,12 @@ def test_joining_by_the_record_link_is_a_post_and_the_session_keeps_no_token(app
 
 
 def test_an_error_page_in_between_leaves_the_message_for_the_page(app, client):
-    """The browser asks for /favicon.ico (404) while join.js reloads the page: the 404 page must not
-    take the message meant for the table page."""
+    """The browser asks for something missing (404) while join.js reloads the page: the 404 page
+    must not take the message meant for the table page (nor does the favicon's redirect)."""
     public_id, token = new_table(app)
     client.post(f"/t/{public_id}/join", data={"key": token}, headers={"Accept": "application/json"})
-    assert client.get("/favicon.ico").status_code == 404
+    assert client.get("/apple-touch-icon-precomposed.png").status_code == 404
+    assert client.get("/favicon.ico").status_code == 301
     assert "This phone can now record" in text_of(client.get(f"/t/{public_id}"))
 
 
