@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from companion import scoring
+from companion import access, scoring
 
 SHOTS = os.environ.get("SCREENSHOTS")
 HAND = {"banker": "P1", "partner": "P3", "shout": None, "order": ["P1", "P2", "P3", "P4"],
@@ -34,12 +34,13 @@ def _table(live_server):
         table = scoring.create_table(game="dagong", name="Straights", players=["P1", "P2", "P3", "P4"],
                                      rules={"allow_straights": True})
         scoring.record_hand(table, HAND, request_id="e2e-1")
-        return table.public_id, table.edit_token
+        return table.public_id, access.edit_token(table)
 
 
 def test_checker_at_a_table(page: Page, live_server):
     public_id, token = _table(live_server)
-    page.goto(f"{live_server}/t/{public_id}?key={token}")  # this phone may record
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # the record link: this phone joins
+    expect(page.locator("#record")).to_be_visible()
     page.goto(f"{live_server}/t/{public_id}/hands/1")
     page.locator("#check-at-table").tap()
     expect(page.locator("#table-rules")).to_contain_text("Straights")

@@ -206,11 +206,11 @@ def request_for(draw, tables, csrf=""):
             return draw(gdy_facts() if game == "gandengyan" else dg_facts())
         return draw(junk_json)
 
-    def write_body():
+    def write_body(edit=False):
         kind = draw(st.integers(0, 5))
-        if kind <= 3:
-            return {"facts": facts(), "request_id": draw(st.uuids().map(str) | st.text(max_size=6)),
-                    "revision": draw(st.integers(0, 4))}
+        if kind <= 3:  # a good body: a new hand carries a request id, an edit the revision it read
+            return ({"facts": facts(), "revision": draw(st.integers(0, 4))} if edit else
+                    {"facts": facts(), "request_id": draw(st.uuids().map(str) | st.text(max_size=6))})
         if kind == 4:
             return draw(junk_json)
         return draw(st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"]))
@@ -222,7 +222,7 @@ def request_for(draw, tables, csrf=""):
         lambda: ("POST", f"{api}/hands", write_body(), headers),
         lambda: ("POST", f"{api}/hands", write_body(), headers),
         lambda: ("POST", f"{api}/hands", write_body(), headers),
-        lambda: ("PUT", f"{api}/hands/{number()}", write_body(), headers),
+        lambda: ("PUT", f"{api}/hands/{number()}", write_body(edit=True), headers),
         lambda: ("POST", f"{api}/hands/{number()}/{draw(st.sampled_from(['void', 'restore']))}", draw(junk_json),
                  headers),
         lambda: ("POST", f"{api}/undo", draw(junk_json), headers),
