@@ -24,6 +24,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 from . import access
 from .engine.common import EngineError, N_
+from .scoring import Standing, standings  # noqa: F401  (the one standings query; review re-exports it)
 from .extensions import db
 from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
 
@@ -153,30 +154,6 @@ CHART_POINTS = 120  # the chart shows at most this many hands (evenly spread, th
 
 def _dialect() -> str:
     return db.session.get_bind().dialect.name
-
-
-class Standing(NamedTuple):
-    player_id: int
-    name: str
-    seat: int
-    points: int
-    money: Decimal
-
-
-def standings(table: Table) -> list[Standing]:
-    """Totals per player, highest first: one SQL aggregate over the deltas of active hands."""
-    totals = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"))
-              .join(Hand, Hand.id == HandDelta.hand_id)
-              .where(Hand.table_id == table.id, Hand.status == ACTIVE)
-              .group_by(HandDelta.player_id).subquery())
-    points = func.coalesce(totals.c.points, 0)
-    rows = db.session.execute(
-        select(Player.id, Player.name, Player.seat, points.label("points"))
-        .outerjoin(totals, totals.c.player_id == Player.id)
-        .where(Player.table_id == table.id)
-        .order_by(desc(points), Player.seat)).all()
-    stake = table.stake
-    return [Standing(r.id, r.name, r.seat, int(r.points), stake * int(r.points)) for r in rows]
 
 
 def balances(table: Table, rows=None) -> tuple[dict[str, Decimal], bool]:

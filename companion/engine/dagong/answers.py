@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from ..cards import ACE, ANY_JOKER, SUITS, TWO, Card, CardError, decks_limit_error
 from ..errors import RulesError
-from ..results import Answer, Reading
+from ..answering import answers_of, weakest_of_each_kind
+from ..results import Reading
 from ..text import N_
 from .check import _declared, _is_lead, declared_readings, judge, to_cards
 from .combos import BOMB_CLASS, analyse, cards_key, strength
@@ -57,26 +58,10 @@ def answers(previous, rules: Rules = DEFAULT_RULES, hand=None, *, players=None, 
     table_cards, prev, declared = _table(previous, rules, previous_as)
     rules = play_rules(rules)
     pool = _pool(hand, table_cards)
-    best: dict = {}
-    for cards in _candidates(prev, pool, rules, hand is None):
-        verdict = judge(table_cards, cards, rules, declared)
-        if not verdict.legal:
-            continue
-        kind = kind_of(verdict.play)
-        order = (strength(verdict.play, rules), sum(c.is_joker for c in cards), len(cards))
-        if kind not in best or order < best[kind][0]:
-            best[kind] = (order, Answer(cards, verdict, kind))
-    ranked = sorted(best.values(), key=lambda entry: (entry[1].kind != "follow", entry[0]))
-    if hand is None:
-        ranked = _fewer_bombs(ranked)
-    return tuple(answer for _order, answer in ranked)
-
-
-def _fewer_bombs(ranked: list) -> list:
-    """Without a hand, bombs of the two smallest sizes that beat (the decks hold every size)."""
-    sizes = sorted(entry[1].play.length for entry in ranked if entry[1].kind.startswith("bomb_"))
-    return [entry for entry in ranked if not entry[1].kind.startswith("bomb_")
-            or entry[1].play.length <= sizes[0] + 1]
+    ranked = weakest_of_each_kind(_candidates(prev, pool, rules, hand is None),
+                                  lambda cards: judge(table_cards, cards, rules, declared), kind_of,
+                                  lambda play: strength(play, rules), ("follow",))
+    return answers_of(ranked, hand is None)
 
 
 def _check_players(players) -> None:

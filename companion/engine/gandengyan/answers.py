@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardError
-from ..results import Answer, Reading
+from ..answering import answers_of, weakest_of_each_kind
+from ..results import Reading
 from ..text import N_
 from .check import _declared_text, _is_lead, check
 from .combos import (ACE, BOMB_TYPES, CONNECTED_PAIRS, JOKER, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO, bomb_key,
@@ -62,26 +63,11 @@ def answers(previous, rules: Rules = None, hand=None, *, players=None, previous_
     n_decks = decks(rules, players)
     table_cards, top = _table(previous, rules, previous_as, n_decks)
     pool = _pool(hand, table_cards, n_decks)
-    best: dict = {}
-    for cards in _candidates(top, pool, rules, n_decks):
-        verdict = check(table_cards, cards, rules, players=players, previous_as=previous_as)
-        if not verdict.legal:
-            continue
-        kind = kind_of(verdict.play)
-        order = (weight(verdict.play, rules), sum(c.is_joker for c in cards), len(cards))
-        if kind not in best or order < best[kind][0]:
-            best[kind] = (order, Answer(cards, verdict, kind))
-    ranked = sorted(best.values(), key=lambda entry: (entry[1].kind not in ("follow", "two", "joker"), entry[0]))
-    if hand is None or (isinstance(hand, str) and not hand.strip()):
-        ranked = _fewer_bombs(ranked)
-    return tuple(answer for _order, answer in ranked)
-
-
-def _fewer_bombs(ranked: list) -> list:
-    """Without a hand, bombs of the two smallest sizes that beat (the decks hold every size)."""
-    sizes = sorted(entry[1].play.length for entry in ranked if entry[1].kind.startswith("bomb_"))
-    return [entry for entry in ranked if not entry[1].kind.startswith("bomb_")
-            or entry[1].play.length <= sizes[0] + 1]
+    ranked = weakest_of_each_kind(_candidates(top, pool, rules, n_decks),
+                                  lambda cards: check(table_cards, cards, rules, players=players,
+                                                      previous_as=previous_as),
+                                  kind_of, lambda play: weight(play, rules), ("follow", "two", "joker"))
+    return answers_of(ranked, hand is None or (isinstance(hand, str) and not hand.strip()))
 
 
 def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:

@@ -1,0 +1,36 @@
+"""What both games' ``answers`` share: from the candidate plays a game proposes, keep the weakest
+legal one of each kind, judged by the game's own ``check`` (this module decides no rule)."""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from .results import Answer, Reading, Verdict
+
+
+def weakest_of_each_kind(candidates: Iterable[tuple], judge: Callable[[tuple], Verdict],
+                         kind_of: Callable[[Reading], str], strength: Callable[[Reading], tuple],
+                         first_kinds: tuple[str, ...]) -> list:
+    """``[(order, Answer)]``: for each kind, the legal candidate of the least ``strength`` (then the
+    fewest jokers, then the fewest cards); the ``first_kinds`` (the ordinary follows) first."""
+    best: dict = {}
+    for cards in candidates:
+        verdict = judge(cards)
+        if not verdict.legal:
+            continue
+        kind = kind_of(verdict.play)
+        order = (strength(verdict.play), sum(c.is_joker for c in cards), len(cards))
+        if kind not in best or order < best[kind][0]:
+            best[kind] = (order, Answer(cards, verdict, kind))
+    return sorted(best.values(), key=lambda entry: (entry[1].kind not in first_kinds, entry[0]))
+
+
+def fewer_bombs(ranked: list) -> list:
+    """Without a hand, bombs of the two smallest sizes that beat (the decks hold every size)."""
+    sizes = sorted(entry[1].play.length for entry in ranked if entry[1].kind.startswith("bomb_"))
+    return [entry for entry in ranked if not entry[1].kind.startswith("bomb_")
+            or entry[1].play.length <= sizes[0] + 1]
+
+
+def answers_of(ranked: list, whole_decks: bool) -> tuple:
+    """The answers, weakest first; drawn from the whole decks, only the smallest bombs."""
+    return tuple(answer for _order, answer in (fewer_bombs(ranked) if whole_decks else ranked))
