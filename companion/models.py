@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any, Optional
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -29,6 +29,8 @@ def new_public_id() -> str:
 
 class Table(db.Model):
     __tablename__ = "tables"
+    # The notes' limit in the database too (scoring, the forms and the schemas say 2,000 characters).
+    __table_args__ = (CheckConstraint("length(notes) <= 2000", name="ck_tables_notes_length"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)

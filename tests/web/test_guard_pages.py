@@ -100,3 +100,15 @@ def test_hostile_form_values_are_4xx_and_store_nothing(client, gdy, writer, data
 def test_a_page_number_of_thousands_of_digits_is_page_one(client, gdy, suffix):
     response = client.get(f"/t/{gdy.public_id}{suffix}?page=" + "9" * 5000)
     assert response.status_code in (200, 404)
+
+
+def test_the_database_itself_refuses_notes_over_2000_characters(ctx, gdy):
+    """The same limit as scoring, the forms and the schemas, in the database (a CHECK constraint)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    with pytest.raises(IntegrityError):
+        with db.engine.begin() as conn:
+            conn.execute(text("UPDATE tables SET notes = :n WHERE id = :id"), {"n": "x" * 2001, "id": gdy.id})
+    with db.engine.begin() as conn:  # the twin: 2,000 characters are stored
+        conn.execute(text("UPDATE tables SET notes = :n WHERE id = :id"), {"n": "x" * 2000, "id": gdy.id})
