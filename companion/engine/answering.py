@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from .cards import CardError
 from .results import Answer, Reading, Verdict
+from .text import N_
 
 
 def weakest_of_each_kind(candidates: Iterable[tuple], judge: Callable[[tuple], Verdict],
@@ -34,3 +36,15 @@ def fewer_bombs(ranked: list) -> list:
 def answers_of(ranked: list, whole_decks: bool) -> tuple:
     """The answers, weakest first; drawn from the whole decks, only the smallest bombs."""
     return tuple(answer for _order, answer in (fewer_bombs(ranked) if whole_decks else ranked))
+
+
+def reading_answered(readings: tuple, declared: str | None) -> Reading:
+    """The reading of the table's play to answer (the declared one when given): an error naming
+    ``previous_as`` or ``previous`` when there is none."""
+    if declared is not None and not readings:
+        raise CardError(N_("The cards on the table cannot be read as '{declared}'.", declared=declared),
+                        code="reading_not_possible", field="previous_as")
+    if not readings:
+        raise CardError(N_("The cards on the table are not a legal combination, so nothing can follow them."),
+                        code="previous_not_a_combination", field="previous")
+    return readings[0]

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from ..cards import ACE, ANY_JOKER, SUITS, TWO, Card, CardError, decks_limit_error
 from ..errors import RulesError
-from ..answering import answers_of, weakest_of_each_kind
+from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
 from .check import _declared, _is_lead, declared_readings, judge, to_cards
@@ -84,13 +84,7 @@ def _table(previous, rules: Rules, previous_as) -> tuple:
     readings = table.readings
     if declared is not None:
         readings = declared_readings(readings, declared)
-        if not readings:
-            raise CardError(N_("The cards on the table cannot be read as '{declared}'.", declared=declared),
-                            code="reading_not_possible", field="previous_as")
-    if not readings:
-        raise CardError(N_("The cards on the table are not a legal combination, so nothing can follow them."),
-                        code="previous_not_a_combination", field="previous")
-    return cards, readings[0], declared
+    return cards, reading_answered(readings, declared), declared
 
 
 def _pool(hand, table_cards: tuple) -> Pool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardError
-from ..answering import answers_of, weakest_of_each_kind
+from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
 from .check import _declared_text, _is_lead, check
@@ -85,13 +85,7 @@ def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
     if declared is not None:
         want = sorted(min(c.rank, JOKER) for c in cards_of(declared, "previous_as"))
         readings = tuple(r for r in readings if sorted(min(v, JOKER) for v in r.values) == want)
-        if not readings:
-            raise CardError(N_("The cards on the table cannot be read as '{declared}'.", declared=declared),
-                            code="reading_not_possible", field="previous_as")
-    if not readings:
-        raise CardError(N_("The cards on the table are not a legal combination, so nothing can follow them."),
-                        code="previous_not_a_combination", field="previous")
-    return cards, readings[0]
+    return cards, reading_answered(readings, declared)
 
 
 def _pool(hand, table_cards: tuple, n_decks: int) -> Pool:
