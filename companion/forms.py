@@ -441,6 +441,24 @@ class ResubmitForm(FlaskForm):
         return facts
 
 
+class TableSettingsForm(FlaskForm):
+    """A table's name, stake, currency label and notes (scoring judges the values)."""
+
+    name = StringField(_l("Name of the table"),
+                       render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "required": True})
+    stake = StringField(_l("Money per point, from the next hand on"),
+                        render_kw={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20})
+    currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": CURRENCY_MAX,
+                                                                 "placeholder": "¥ € Rp ₩ $"})
+    notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 3, "maxlength": NOTES_MAX})
+
+
+class DeleteTableForm(FlaskForm):
+    """Deleting asks for a tick first (no script needed), then leaves an undo window."""
+
+    confirm = BooleanField(_l("Yes, delete this table and all its hands"))
+
+
 class ActionForm(FlaskForm):
     """Void / restore / undo: only the CSRF token and the revision the page showed."""
 

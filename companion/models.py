@@ -27,6 +27,12 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+def stake_text(value) -> str:
+    """A stake as its exact decimal text, without exponent or trailing zeros ("0.5", "10")."""
+    text = str(Decimal(str(value)).normalize()) if value is not None else "0"
+    return format(Decimal(text), "f") if "E" in text else text  # normalize() may give 1E+1
+
+
 class Table(db.Model):
     __tablename__ = "tables"
     # The notes' limit in the database too (scoring, the forms and the schemas say 2,000 characters).
@@ -54,6 +60,10 @@ class Table(db.Model):
     revision: Mapped[int] = mapped_column(Integer, default=1)
     # The last hand number handed out (void hands keep their number).
     hand_seq: Mapped[int] = mapped_column(Integer, default=0)
+    # Archived: kept and shown, but closed to new hands until restored. Deleted: hidden from everyone
+    # and removed for good once the undo window (scoring.DELETE_UNDO_SECONDS) has passed.
+    archived_at: Mapped[Optional[datetime]] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[Optional[datetime]] = mapped_column(DateTime(timezone=True))
 
     players: Mapped[list["Player"]] = relationship(
         back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
@@ -64,9 +74,11 @@ class Table(db.Model):
 
     @stake.setter
     def stake(self, value) -> None:
-        self.stake_text = str(Decimal(str(value)).normalize()) if value is not None else "0"
-        if "E" in self.stake_text:  # normalize() may give 1E+1
-            self.stake_text = format(Decimal(self.stake_text), "f")
+        self.stake_text = stake_text(value)
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
 
     @property
     def player_names(self) -> list[str]:
@@ -108,10 +120,16 @@ class Hand(db.Model):
     # What the engine said, kept for the lists: {"winners": [...], "arch", "multiplier"}.
     outcome: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     next_dealer: Mapped[Optional[str]] = mapped_column(String(40))
+    # Money per point when this hand was played (the table's stake then): money = points × this.
+    stake_text: Mapped[str] = mapped_column("stake", String(32), default="0", server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship()
+
+    @property
+    def stake(self) -> Decimal:
+        return Decimal(self.stake_text or "0")
     deltas: Mapped[list["HandDelta"]] = relationship(
         back_populates="hand", cascade="all, delete-orphan", passive_deletes=True)
 

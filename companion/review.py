@@ -24,7 +24,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 from . import access
 from .engine.common import EngineError, N_
-from .scoring import Standing, standings  # noqa: F401  (the one standings query; review re-exports it)
+from .scoring import Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db
 from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
 
@@ -157,11 +157,11 @@ def _dialect() -> str:
 
 
 def balances(table: Table, rows=None) -> tuple[dict[str, Decimal], bool]:
-    """What each player is owed (+) or owes (−): money at the table's stake, or points when the
-    table plays for no money. Returns ``(balances, in_money)``. ``rows`` (with ``name``, ``points``
-    and ``money``, e.g. a summary's players) saves reading the standings again."""
+    """What each player is owed (+) or owes (−): money (each hand at the stake it was played at), or
+    points when the table plays for no money. Returns ``(balances, in_money)``. ``rows`` (with
+    ``name``, ``points`` and ``money``, e.g. a summary's players) saves reading the standings again."""
     rows = standings(table) if rows is None else rows
-    if table.stake:
+    if in_money(table):
         return {r.name: r.money for r in rows}, True
     return {r.name: Decimal(r.points) for r in rows}, False
 
@@ -413,7 +413,8 @@ def _facts_figures(table: Table, hands):
 
 def summary(table: Table) -> Summary:
     """Final standings and the per-player figures of the night, in ONE SQL statement (aggregates
-    over the deltas and over the stored facts of the active hands), plus one for the hand counts."""
+    over the deltas and over the stored facts of the active hands), plus one for the money (points
+    per stake played) and one for the hand counts."""
     deltas = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"),
                      func.count(HandDelta.id).label("hands"), func.max(HandDelta.points).label("best"),
                      func.min(HandDelta.points).label("worst"))
@@ -433,11 +434,11 @@ def summary(table: Table) -> Summary:
         losers = _losers(table, active)
         query = query.add_columns(losers.c.shut_out, losers.c.jokers).outerjoin(losers, losers.c.name == Player.name)
     query = query.where(Player.table_id == table.id).order_by(desc(points), Player.seat)
-    stake = table.stake
+    money = points_and_money(table)
     players = []
     for r in db.session.execute(query).mappings():
         best, worst = r["best"], r["worst"]
-        fig = PlayerFigures(r["id"], r["name"], r["seat"], int(r["points"]), stake * int(r["points"]),
+        fig = PlayerFigures(r["id"], r["name"], r["seat"], int(r["points"]), money.get(r["id"], (0, Decimal(0)))[1],
                             int(r["hands"]), int(best) if best is not None and best > 0 else None,
                             int(worst) if worst is not None and worst < 0 else None)
         if table.game == "gandengyan":
@@ -469,7 +470,9 @@ def _utc(value: datetime | None) -> datetime | None:
 # Export and import
 
 FORMAT = "card-table-companion/table"
-FORMAT_VERSION = 1
+# 2: each hand carries the stake it was played at, the table when it was archived. A version 1 file
+# (every hand at the table's stake) still imports.
+FORMAT_VERSION = 2
 IMPORT_MAX_BYTES = 32 * 1024 * 1024
 _TIME = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -515,10 +518,12 @@ def export_document(table: Table) -> dict:
         "table": {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
                   "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
                   "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
-                  "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq},
+                  "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
+                  "archived_at": _iso(table.archived_at)},
         "players": [{"seat": p.seat, "name": p.name} for p in table.players],
         "hands": [{"number": h.number, "status": h.status, "facts": h.facts, "outcome": h.outcome,
                    "next_dealer": h.next_dealer, "points": points[h.id], "request_id": h.request_id,
+                   "stake": h.stake_text,
                    "revision": h.revision, "created_at": _iso(h.created_at), "updated_at": _iso(h.updated_at)}
                   for h in hands],
         "events": [{"hand": number_of[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
@@ -589,11 +594,10 @@ def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
     writer = csv.writer(buffer, lineterminator="\r\n")
     money = labels["money"] + (f" ({table.currency})" if table.currency else "")
     writer.writerow([labels["hand"], labels["status"], labels["player"], labels["points"], money, labels["facts"]])
-    stake = table.stake
     for hand in doc_hands:
         for player in table.players:
             value = points[hand.id].get(player.id, 0)
-            amount = stake * value
+            amount = hand.stake * value
             writer.writerow([hand.number, labels[hand.status], names[player.id], value,
                              format(amount.normalize() if amount else Decimal(0), "f"),
                              "; ".join(translate(x) for x in _player_facts(table, hand, player.name))])
@@ -624,6 +628,16 @@ def _text_field(value, where: str, maximum: int, *, optional: bool = False, empt
 def _int_field(value, where: str, low: int = 0) -> int:
     _need(isinstance(value, int) and not isinstance(value, bool) and low <= value < 2**31, where)
     return value
+
+
+def _stake_field(value, where: str) -> str:
+    """A stake as exported: exact decimal text, finite and not negative."""
+    text = _text_field(value, where, 32)
+    try:
+        _need(Decimal(text).is_finite() and Decimal(text) >= 0, where)
+    except ArithmeticError:
+        raise _damaged(where) from None
+    return text
 
 
 def _time_field(value, where: str) -> datetime:
@@ -676,11 +690,7 @@ def _import_table(doc: dict) -> Table:
     except Exception:  # any refusal by the engine: this server cannot play by these rules
         raise ImportRefused(N_("This file's house rules are not known to this server; nothing was imported."),
                             code="unknown_rules") from None
-    stake = _text_field(t.get("stake"), "table.stake", 32)
-    try:
-        _need(Decimal(stake).is_finite() and Decimal(stake) >= 0, "table.stake")
-    except ArithmeticError:
-        raise _damaged("table.stake") from None
+    stake = _stake_field(t.get("stake"), "table.stake")
     table = Table(game=game, name=_text_field(t.get("name"), "table.name", 80, empty=False),
                   currency=_text_field(t.get("currency"), "table.currency", 12),
                   preset=_text_field(t.get("preset"), "table.preset", 32, optional=True), rules=rules,
@@ -690,7 +700,9 @@ def _import_table(doc: dict) -> Table:
                   created_at=_time_field(t.get("created_at"), "table.created_at"),
                   updated_at=_time_field(t.get("updated_at"), "table.updated_at"),
                   revision=_int_field(t.get("revision"), "table.revision", 1),
-                  hand_seq=_int_field(t.get("hand_seq"), "table.hand_seq"))
+                  hand_seq=_int_field(t.get("hand_seq"), "table.hand_seq"),
+                  archived_at=(_time_field(t["archived_at"], "table.archived_at")
+                               if t.get("archived_at") is not None else None))
     table.stake_text = stake
     access.issue_token(table)  # a new id and edit token (version 1): the file carries neither
     return table
@@ -736,6 +748,7 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
         hand = Hand(number=number, status=h["status"], facts=h["facts"], outcome=h["outcome"],
                     next_dealer=_text_field(h.get("next_dealer"), f"{where}.next_dealer", 40, optional=True),
                     request_id=request_id, revision=_int_field(h.get("revision"), f"{where}.revision", 1),
+                    stake_text=(_stake_field(h["stake"], f"{where}.stake") if "stake" in h else table.stake_text),
                     created_at=_time_field(h.get("created_at"), f"{where}.created_at"),
                     updated_at=_time_field(h.get("updated_at"), f"{where}.updated_at"))
         hand.table = table

@@ -712,6 +712,32 @@ class UndoRequest(Request):
     token = TokenField()
 
 
+class Flag(Value):
+    """true or false (nothing else: "false" as text is refused, never read as true)."""
+
+    def __init__(self, description: str):
+        super().__init__(metadata={"type": "boolean", "description": description})
+
+    def parse(self, value, key):
+        if not isinstance(value, bool):
+            raise problem("wrong_type", _("\"%(key)s\" must be true or false, not %(value)s.", key=key,
+                                          value=_show(value)))
+        return value
+
+
+class UpdateTableRequest(Request):
+    """PATCH a table: only the fields sent change. A new stake applies from the next hand on."""
+
+    name = Text(max_length=10_000, metadata={"type": "string", "maxLength": NAME_MAX})
+    stake = Stake(allow_zero=True)
+    currency = Text(max_length=10_000, metadata={"type": "string", "maxLength": CURRENCY_MAX})
+    notes = Text(max_length=100_000, metadata={"type": "string", "maxLength": NOTES_MAX})
+    archived = Flag("true archives the table (it takes no hands until restored); false restores it.")
+    deleted = Flag("true deletes the table (gone for good after the undo window); false, within that "
+                   "window, brings it back.")
+    token = TokenField()
+
+
 class HandsQuery(Schema):
     """``?page=&per_page=`` (other query parameters, such as ``lang``, are left alone)."""
 
@@ -873,6 +899,12 @@ class TableAnswer(Answer):
     current_dealer = _nullable_str()
     urls = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True), required=True)
     token = fields.String(metadata={"description": "The edit token: only in the answer that opened the table."})
+    archived = fields.Boolean(metadata={"description": "An archived table takes no hands until restored."})
+    archived_at = _nullable_str()
+    deleted_at = _nullable_str(metadata={"description": "Set while a deleted table can still be brought back "
+                                                        "(PATCH deleted: false)."})
+    stakes = fields.List(fields.Dict(), metadata={
+        "description": "The stakes the hands were played at: [{\"from_hand\", \"stake\"}], one per change."})
 
 
 class HandAnswer(Answer):
@@ -886,6 +918,7 @@ class HandAnswer(Answer):
     request_id = _nullable_str()
     created_at = _nullable_str()
     updated_at = _nullable_str()
+    stake = fields.String(metadata={"description": "Money per point this hand was played at (exact decimal)."})
 
 
 class HandChangeAnswer(HandAnswer):

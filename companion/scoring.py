@@ -2,7 +2,8 @@
 
 Web pages, the JSON API and the CLI all call these functions; none of them re-implements a rule.
 Facts are stored by player name (the engine's input); deltas by player id (integer points).
-Money = points × the table's stake, computed when shown.
+Money = points × the stake of the hand they were won in (each hand keeps the table's stake of the
+moment it was recorded), summed in SQL per distinct stake when shown.
 
 Concurrency: every write first bumps the table's row (``revision``, and ``hand_seq`` for a new
 hand) with one UPDATE. That row lock serialises writers of one table on SQLite and PostgreSQL alike,
@@ -12,9 +13,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from datetime import timezone
 from decimal import Decimal
 from typing import Any, Iterable, NamedTuple
 
+from sqlalchemy import delete as sa_delete
 from sqlalchemy import desc, func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -23,7 +26,7 @@ from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, utcnow
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, stake_text, utcnow
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -31,6 +34,7 @@ NOTES_MAX = 2000
 CURRENCY_MAX = 12
 DEVICE_MAX = 60
 NOTE = "note"  # a HandEvent that changes nothing: a ruling attached to a hand (issue 13)
+DELETE_UNDO_SECONDS = 10 * 60  # a deleted table can be brought back for this long, then it is gone
 
 
 class ScoringError(EngineError):
@@ -115,18 +119,20 @@ def facts_digest(table: Table, facts: Any) -> str:
     return hashlib.sha256(json.dumps(normal, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def settlement_for(table: Table, facts: Any):
-    """The engine's Settlement for these facts at this table (money at the table's stake); stores nothing."""
+def settlement_for(table: Table, facts: Any, stake: Decimal | None = None):
+    """The engine's Settlement for these facts at this table (money at ``stake``, by default the
+    table's current stake: a stored hand passes its own); stores nothing."""
     facts = _prepare_facts(table, facts)
     module = engine_for(table.game)
     rules = table_rules(table)
-    return module.settle(facts, rules, stake=table.stake if table.stake else 1)
+    stake = table.stake if stake is None else stake
+    return module.settle(facts, rules, stake=stake if stake else 1)
 
 
-def safe_settlement(table: Table, facts: Any):
+def safe_settlement(table: Table, facts: Any, stake: Decimal | None = None):
     """:func:`settlement_for`, or None when the stored facts no longer settle."""
     try:
-        return settlement_for(table, facts)
+        return settlement_for(table, facts, stake)
     except EngineError:
         return None
 
@@ -353,9 +359,124 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
 
 
 def get_table(public_id: str) -> Table | None:
+    """The table, also while it is deleted but can still be brought back (``deleted_at`` set: the
+    faces show it as deleted); None when unknown or deleted for good (then it is purged here)."""
     if not isinstance(public_id, str) or not 10 <= len(public_id) <= 32:
         return None
-    return db.session.scalar(select(Table).where(Table.public_id == public_id))
+    table = db.session.scalar(select(Table).where(Table.public_id == public_id))
+    if table is not None and table.deleted_at is not None and undelete_deadline(table) <= utcnow():
+        purge_deleted()
+        return None
+    return table
+
+
+def update_table(table: Table, *, name=None, currency=None, notes=None, stake=None) -> Table:
+    """Change a table's name, currency label, notes or stake (None: keep). A new stake applies from
+    the next hand on: every hand keeps the stake it was played at. Refused while archived or deleted."""
+    changes = {}
+    if name is not None:
+        changes["name"] = _clean_text(name, "name", NAME_MAX, required=True, what="name")
+    if currency is not None:
+        changes["currency"] = _clean_text(currency, "currency", CURRENCY_MAX, required=False, what="currency")
+    if notes is not None:
+        changes["notes"] = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
+    if stake is not None:
+        changes["stake_text"] = stake_text(parse_stake(stake))
+    try:
+        _lock(table)
+        for key, value in changes.items():
+            setattr(table, key, value)
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return table
+
+
+def _set_closed(table: Table, **values) -> Table:
+    try:
+        _lock(table, closed_ok=True)
+        for key, value in values.items():
+            setattr(table, key, value)
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return table
+
+
+def archive_table(table: Table) -> Table:
+    """Close the table: kept and shown (standings, review, export) but it takes no hands until restored."""
+    if table.deleted_at is not None:
+        check_open(table)
+    return table if table.archived_at else _set_closed(table, archived_at=utcnow())
+
+
+def unarchive_table(table: Table) -> Table:
+    """Open an archived table again."""
+    if table.deleted_at is not None:
+        check_open(table)
+    return _set_closed(table, archived_at=None) if table.archived_at else table
+
+
+def delete_table(table: Table) -> Table:
+    """Delete the table: hidden at once, gone for good after ``DELETE_UNDO_SECONDS`` (undo with
+    :func:`undelete_table` until then). Tables whose window has passed are purged now."""
+    purge_deleted()
+    return table if table.deleted_at else _set_closed(table, deleted_at=utcnow())
+
+
+def undelete_table(table: Table) -> Table:
+    """Bring a deleted table back (within the undo window; after it, the table is gone)."""
+    if table.deleted_at is None:
+        return table
+    if undelete_deadline(table) <= utcnow():
+        raise NotFound(N_("This table was deleted for good; it can no longer be brought back."),
+                       code="table_gone", field="table")
+    return _set_closed(table, deleted_at=None)
+
+
+def undelete_deadline(table: Table):
+    """When a deleted table goes for good (None: not deleted)."""
+    if table.deleted_at is None:
+        return None
+    from datetime import timedelta
+
+    deleted = table.deleted_at if table.deleted_at.tzinfo else table.deleted_at.replace(tzinfo=timezone.utc)
+    return deleted + timedelta(seconds=DELETE_UNDO_SECONDS)
+
+
+def undelete_minutes_left(table: Table) -> int:
+    """Whole minutes (rounded up) left to bring a deleted table back; 0 when not deleted or too late."""
+    deadline = undelete_deadline(table)
+    if deadline is None:
+        return 0
+    return max(0, -int(-(deadline - utcnow()).total_seconds() // 60))
+
+
+def purge_deleted(now=None) -> int:
+    """Remove for good the tables deleted more than ``DELETE_UNDO_SECONDS`` ago, with everything
+    they hold (in dependency order, a few statements whatever their size). Returns how many."""
+    from datetime import timedelta
+
+    cutoff = (now or utcnow()) - timedelta(seconds=DELETE_UNDO_SECONDS)
+    ids = list(db.session.scalars(select(Table.id).where(Table.deleted_at.is_not(None),
+                                                         Table.deleted_at <= cutoff)))
+    if not ids:
+        return 0
+    try:
+        hands = select(Hand.id).where(Hand.table_id.in_(ids))
+        db.session.execute(sa_delete(HandEvent).where(HandEvent.table_id.in_(ids)))
+        db.session.execute(sa_delete(HandDelta).where(HandDelta.hand_id.in_(hands)))
+        db.session.execute(sa_delete(Hand).where(Hand.table_id.in_(ids)))
+        db.session.execute(sa_delete(Player).where(Player.table_id.in_(ids)))
+        db.session.execute(sa_delete(Table).where(Table.id.in_(ids)))
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    db.session.expire_all()
+    return len(ids)
 
 
 def check_edit_token(table: Table, token: Any) -> bool:
@@ -384,14 +505,27 @@ def discard_changes() -> None:
     db.session.rollback()
 
 
-def _lock(table: Table, *, new_hand: bool = False) -> None:
-    """Bump the table row first: the row lock serialises this table's writers until commit."""
+def _lock(table: Table, *, new_hand: bool = False, closed_ok: bool = False) -> None:
+    """Bump the table row first: the row lock serialises this table's writers until commit. An
+    archived or deleted table takes no change (``closed_ok``: the changes that open it again)."""
     values = {"revision": Table.revision + 1, "updated_at": utcnow()}
     if new_hand:
         values["hand_seq"] = Table.hand_seq + 1
     db.session.execute(update(Table).where(Table.id == table.id).values(**values)
                        .execution_options(synchronize_session=False))
-    db.session.refresh(table, ["revision", "hand_seq"])
+    db.session.refresh(table, ["revision", "hand_seq", "stake_text", "archived_at", "deleted_at"])
+    if not closed_ok:
+        check_open(table)
+
+
+def check_open(table: Table) -> None:
+    """Raise a ScoringError when the table is archived or deleted (it takes no hands or corrections)."""
+    if table.deleted_at is not None:
+        raise ScoringError(N_("This table was deleted; undo the deletion to change it."),
+                           code="table_deleted", field="table")
+    if table.archived_at is not None:
+        raise ScoringError(N_("This table is archived; restore it to record or correct hands."),
+                           code="table_archived", field="table")
 
 
 # --------------------------------------------------------------------------------------------
@@ -488,7 +622,7 @@ def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
                                code="hand_recorded_meanwhile")
         hand = Hand(table_id=table.id, number=table.hand_seq, facts=facts, status=ACTIVE,
                     request_id=request_id, revision=1, outcome=outcome,
-                    next_dealer=_settlement.next_dealer)
+                    next_dealer=_settlement.next_dealer, stake_text=table.stake_text)
         hand.table = table
         _set_deltas(hand, table, points)
         db.session.add(hand)
@@ -636,20 +770,51 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
 # Reading
 
 
+def points_and_money(table: Table) -> dict[int, tuple[int, Decimal]]:
+    """{player id: (points, money)} over the active hands: ONE SQL aggregate, grouped by player and
+    by the stake the hands were played at (a handful of rows), each group's points × its stake
+    added up exactly in decimals. The one place money is computed."""
+    totals: dict[int, tuple[int, Decimal]] = {}
+    for player_id, stake, points in db.session.execute(
+            select(HandDelta.player_id, Hand.stake_text, func.sum(HandDelta.points))
+            .join(Hand, Hand.id == HandDelta.hand_id)
+            .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+            .group_by(HandDelta.player_id, Hand.stake_text)):
+        old_points, old_money = totals.get(player_id, (0, Decimal(0)))
+        totals[player_id] = (old_points + int(points), old_money + Decimal(stake or "0") * int(points))
+    return totals
+
+
 def standings(table: Table) -> list[Standing]:
-    """Totals per player, highest first: ONE SQL aggregate over the deltas of active hands."""
-    totals = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"))
-              .join(Hand, Hand.id == HandDelta.hand_id)
-              .where(Hand.table_id == table.id, Hand.status == ACTIVE)
-              .group_by(HandDelta.player_id).subquery())
-    points = func.coalesce(totals.c.points, 0)
-    rows = db.session.execute(
-        select(Player.id, Player.name, Player.seat, points.label("points"))
-        .outerjoin(totals, totals.c.player_id == Player.id)
-        .where(Player.table_id == table.id)
-        .order_by(desc(points), Player.seat)).all()
-    stake = table.stake
-    return [Standing(r.id, r.name, r.seat, int(r.points), stake * int(r.points)) for r in rows]
+    """Totals per player, highest points first (then seat): see :func:`points_and_money`."""
+    totals = points_and_money(table)
+    rows = [Standing(p.id, p.name, p.seat, *totals.get(p.id, (0, Decimal(0)))) for p in table.players]
+    return sorted(rows, key=lambda r: (-r.points, r.seat))
+
+
+def in_money(table: Table) -> bool:
+    """Does the table play for money: a stake now, or any counting hand played at one?"""
+    if table.stake:
+        return True
+    return db.session.scalar(select(Hand.id).where(Hand.table_id == table.id, Hand.stake_text != "0")
+                             .limit(1)) is not None
+
+
+class StakeChange(NamedTuple):
+    from_hand: int  # the first hand played at this stake
+    stake: Decimal
+
+
+def stake_changes(table: Table) -> list[StakeChange]:
+    """The stakes the table's hands were played at, in hand order: one row per change (a window
+    function; as many rows as the stake changed, whatever the number of hands)."""
+    previous = func.lag(Hand.stake_text).over(order_by=Hand.number)
+    sub = (select(Hand.number.label("number"), Hand.stake_text.label("stake"), previous.label("previous"))
+           .where(Hand.table_id == table.id).subquery())
+    rows = db.session.execute(select(sub.c.number, sub.c.stake)
+                              .where((sub.c.previous.is_(None)) | (sub.c.previous != sub.c.stake))
+                              .order_by(sub.c.number))
+    return [StakeChange(int(n), Decimal(s or "0")) for n, s in rows]
 
 
 def hand_counts(table: Table) -> tuple[int, int]:
@@ -706,11 +871,25 @@ def undone_event(event: HandEvent) -> HandEvent | None:
     return db.session.get(HandEvent, event.undoes_id) if event.undoes_id else None
 
 
+def recently_deleted(public_ids: Iterable[str]) -> list[Table]:
+    """Those of these tables that are deleted but can still be brought back, latest deleted first."""
+    from datetime import timedelta
+
+    ids = [p for p in public_ids if isinstance(p, str)]
+    if not ids:
+        return []
+    cutoff = utcnow() - timedelta(seconds=DELETE_UNDO_SECONDS)
+    return list(db.session.scalars(select(Table).where(Table.public_id.in_(ids), Table.deleted_at.is_not(None),
+                                                       Table.deleted_at > cutoff)
+                                   .order_by(desc(Table.deleted_at))))
+
+
 def tables_by_public_id(public_ids: Iterable[str]) -> dict[str, Table]:
     ids = [p for p in public_ids if isinstance(p, str)]
     if not ids:
         return {}
-    return {t.public_id: t for t in db.session.scalars(select(Table).where(Table.public_id.in_(ids)))}
+    return {t.public_id: t for t in db.session.scalars(select(Table).where(Table.public_id.in_(ids),
+                                                                         Table.deleted_at.is_(None)))}
 
 
 # --------------------------------------------------------------------------------------------

@@ -133,6 +133,10 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "standings": standings_json(table), "hand_count": active, "hands_recorded": total,
         "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
         "urls": table_urls(table, with_token=with_token),
+        "archived": table.archived_at is not None,
+        "archived_at": table.archived_at.isoformat() if table.archived_at else None,
+        "deleted_at": table.deleted_at.isoformat() if table.deleted_at else None,
+        "stakes": [{"from_hand": c.from_hand, "stake": money(c.stake)} for c in scoring.stake_changes(table)],
     }
     if with_token:
         out["token"] = access.edit_token(table)
@@ -149,6 +153,7 @@ def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = Non
             "facts": hand.facts,
             "deltas": {players_by_id.get(pid, str(pid)): points for pid, points in deltas.items()},
             "outcome": jsonable(hand.outcome or {}), "next_dealer": hand.next_dealer,
+            "stake": money(hand.stake),
             "request_id": hand.request_id,
             "created_at": hand.created_at.isoformat() if hand.created_at else None,
             "updated_at": hand.updated_at.isoformat() if hand.updated_at else None}
@@ -157,7 +162,7 @@ def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = Non
 def hand_answer(table, hand, **extra) -> dict:
     """A hand after a change: the hand, its steps, the table's revision and standings."""
     body = hand_json(hand)
-    settlement = scoring.safe_settlement(table, hand.facts)
+    settlement = scoring.safe_settlement(table, hand.facts, hand.stake)
     body["steps"] = [tr(s) for s in settlement.steps] if settlement is not None else []
     body["table_revision"] = table.revision
     body["standings"] = standings_json(table)

@@ -162,4 +162,5 @@ def live_view(table: Table, page: int, per_page: int) -> dict:
     return {"table": table, "players": table.players, "standings": scoring.standings(table),
             "hands": hands, "deltas": deltas, "counted": counted, "total": total, "page": page,
             "pages": max(1, -(-total // per_page)), "dealer": scoring.current_dealer(table),
-            "next_undo": scoring.next_undo(table)}
+            "next_undo": scoring.next_undo(table), "in_money": scoring.in_money(table),
+            "stakes": scoring.stake_changes(table)}

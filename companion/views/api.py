@@ -35,7 +35,7 @@ from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, AnswersAnswer, AnswersRe
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
                        RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
-from ..schemas import ExportAnswer, ImportAnswer, SummaryAnswer
+from ..schemas import ExportAnswer, ImportAnswer, SummaryAnswer, UpdateTableRequest
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
@@ -159,9 +159,10 @@ def games():
 # Tables
 
 
-def _table_or_404(public_id: str):
+def _table_or_404(public_id: str, *, deleted_ok: bool = False):
+    """The table; a deleted one (still in its undo window) only for ``deleted_ok`` (PATCH)."""
     table = scoring.get_table(public_id)
-    if table is None:
+    if table is None or (table.deleted_at is not None and not deleted_ok):
         raise InputError(404, "unknown_table",
                          _("There is no table with this id. Check the address, or open the table from its link again."),
                          "table")
@@ -241,6 +242,32 @@ def create_table(data):
 def get_table(public_id):
     """The table, its players, standings and hand count."""
     return jsonify(serializers.table_json(_table_or_404(public_id)))
+
+
+@bp.route("/tables/<public_id>", methods=["PATCH"])
+@bp.arguments(UpdateTableRequest, example={"stake": "2", "name": "Friday (after midnight)"})
+@bp.alt_response(200, schema=TableAnswer, success=True)
+@writes
+@bp.doc(operationId="update_table")
+@errors(403, 404, 413)
+def update_table(data, public_id):
+    """Change the table: name, currency label, notes, stake (from the next hand on: every hand keeps
+    the stake it was played at), archive or restore it, delete it or bring it back within the undo
+    window. Only the fields sent change; an archived table refuses other changes until restored."""
+    table = _table_or_404(public_id, deleted_ok=True)
+    _require_token(table, data)
+    if data.get("deleted") is False:
+        _scoring_call(scoring.undelete_table, table)
+    if data.get("archived") is False:
+        _scoring_call(scoring.unarchive_table, table)
+    edits = {key: data[key] for key in ("name", "currency", "notes", "stake") if data.get(key) is not None}
+    if edits:
+        _scoring_call(scoring.update_table, table, **edits)
+    if data.get("archived") is True:
+        _scoring_call(scoring.archive_table, table)
+    if data.get("deleted") is True:
+        _scoring_call(scoring.delete_table, table)
+    return jsonify(serializers.table_json(table))
 
 
 @bp.route("/tables/<public_id>/summary", methods=["GET"])

@@ -158,7 +158,7 @@ def record(table: Table):
 @table_view()
 def show(table: Table, number: int):
     hand = _hand(table, number)
-    settlement = scoring.safe_settlement(table, hand.facts)
+    settlement = scoring.safe_settlement(table, hand.facts, hand.stake)
     names = {p.id: p.name for p in table.players}
     points = {names[d.player_id]: d.points for d in hand.deltas}
     return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,

@@ -4,21 +4,21 @@ from __future__ import annotations
 import re
 from functools import wraps
 
-from flask import (Blueprint, abort, flash, g, redirect, render_template, request, session,
+from flask import (Blueprint, abort, flash, g, make_response, redirect, render_template, request, session,
                    url_for)
 from flask_babel import gettext as _
 
 from .. import scoring
 from ..engine import ENGINES
 from ..engine.common import EngineError
-from ..forms import ActionForm, new_table_form
+from ..forms import ActionForm, DeleteTableForm, TableSettingsForm, new_table_form
 from ..i18n import tr
 from ..words import field_words
 from ..models import Table
 
 bp = Blueprint("tables", __name__)
 
-REMEMBERED = 20
+REMEMBERED = 50  # ~30 bytes each in the session cookie
 GAME_NAMES = {name: module.TITLE for name, module in ENGINES.items()}
 
 
@@ -42,6 +42,14 @@ def remember(table: Table) -> None:
     entries = [e for e in remembered() if e[0] != table.public_id]
     session["tables"] = ([[table.public_id, table.token_version]] + entries)[:REMEMBERED]
     session.permanent = True
+
+
+def forget(table: Table) -> bool:
+    """This phone drops ``table`` from its list (and with it the right to record there)."""
+    entries = remembered()
+    kept = [e for e in entries if e[0] != table.public_id]
+    session["tables"] = kept
+    return len(kept) != len(entries)
 
 
 def has_right(table: Table, right) -> bool:
@@ -79,21 +87,28 @@ def device_label() -> str:
     return _("unknown device")
 
 
-def load_table(public_id: str) -> Table:
+def load_table(public_id: str, *, deleted_ok: bool = False) -> Table:
+    """The table of the URL, or 404. A deleted table (in its undo window) is a 404 too, except for a
+    phone that may record there: it gets the page that brings it back (410)."""
     table = scoring.get_table(public_id)
     if table is None:
         abort(404)
     g.table = table
     g.can_edit = can_edit(table)
+    if table.deleted_at is not None and not deleted_ok:
+        if not g.can_edit:
+            abort(404)
+        abort(make_response(render_template("table_deleted.html", table=table,
+                                            minutes=scoring.undelete_minutes_left(table)), 410))
     return table
 
 
-def table_view(write: bool = False):
+def table_view(write: bool = False, deleted_ok: bool = False):
     """Decorator: load the table from the URL (404 if unknown); ``write`` needs the edit token."""
     def decorator(view):
         @wraps(view)
         def wrapper(public_id, *args, **kwargs):
-            table = load_table(public_id)
+            table = load_table(public_id, deleted_ok=deleted_ok)
             if write and not g.can_edit:
                 if g.right_revoked:
                     abort(403, description=_(
@@ -117,7 +132,8 @@ def engine_message(error: EngineError) -> str:
 
 @bp.app_context_processor
 def inject_helpers():
-    return {"game_names": GAME_NAMES, "engines": ENGINES, "money": format_money}
+    return {"game_names": GAME_NAMES, "engines": ENGINES, "money": format_money,
+            "plays_for_money": scoring.in_money}
 
 
 def format_money(value, table: Table) -> str:
@@ -237,3 +253,103 @@ def undo(table: Table):
         number = event.hand.number
         flash(_("Undone: the last change to hand %(number)s.", number=number))
     return redirect(url_for("tables.show", public_id=table.public_id))
+
+
+# --------------------------------------------------------------------------------------------
+# Managing a table: name, stake, currency, notes; archive, delete (with an undo window); forget
+
+
+def _settings_page(table: Table, form=None, delete_form=None, status: int = 200):
+    if form is None:
+        form = TableSettingsForm(data={"name": table.name, "stake": table.stake_text, "currency": table.currency,
+                                       "notes": table.notes})
+    counted, total = scoring.hand_counts(table)
+    return render_template("table_settings.html", table=table, form=form, action_form=ActionForm(),
+                           delete_form=delete_form or DeleteTableForm(), total=total,
+                           undo_minutes=scoring.DELETE_UNDO_SECONDS // 60), status
+
+
+@bp.route("/t/<public_id>/settings", methods=["GET", "POST"])
+@table_view(write=True)
+def settings(table: Table):
+    if request.method == "GET":
+        return _settings_page(table)
+    form = TableSettingsForm()
+    if not form.validate():
+        abort(400)
+    old_stake = table.stake
+    try:
+        scoring.update_table(table, name=form.name.data or "", currency=form.currency.data or "",
+                             notes=form.notes.data or "", stake=form.stake.data or "0")
+    except EngineError as error:
+        scoring.discard_changes()
+        target = getattr(form, error.field, None) if error.field in ("name", "stake", "currency", "notes") else None
+        if target is not None:
+            target.errors = list(target.errors or []) + [engine_message(error)]
+        else:
+            form.form_errors.append(engine_message(error))
+        return _settings_page(table, form=form, status=400)
+    if table.stake != old_stake:
+        flash(_("Saved. The new stake counts from hand %(number)s on; earlier hands keep theirs.",
+                number=table.hand_seq + 1))
+    else:
+        flash(_("Saved."))
+    return redirect(url_for("tables.show", public_id=table.public_id))
+
+
+def _action(table: Table, change, done: str, target: str = "tables.show"):
+    if not ActionForm().validate():
+        abort(400)
+    try:
+        change(table)
+    except EngineError as error:
+        scoring.discard_changes()
+        flash(engine_message(error))
+    else:
+        flash(done)
+    return redirect(url_for(target, public_id=table.public_id))
+
+
+@bp.post("/t/<public_id>/archive")
+@table_view(write=True)
+def archive(table: Table):
+    return _action(table, scoring.archive_table,
+                   _("Archived. The table keeps its hands and standings; restore it to record again."))
+
+
+@bp.post("/t/<public_id>/unarchive")
+@table_view(write=True)
+def unarchive(table: Table):
+    return _action(table, scoring.unarchive_table, _("Restored: you can record hands again."))
+
+
+@bp.post("/t/<public_id>/delete")
+@table_view(write=True)
+def delete(table: Table):
+    form = DeleteTableForm()
+    if not form.validate():
+        abort(400)
+    if not form.confirm.data:
+        form.confirm.errors = [_("Tick the box to confirm: deleting removes the table for everyone.")]
+        return _settings_page(table, delete_form=form, status=400)
+    scoring.delete_table(table)
+    flash(_("Deleted “%(name)s”. You can bring it back for %(minutes)s minutes from the list below.",
+            name=table.name, minutes=scoring.DELETE_UNDO_SECONDS // 60))
+    return redirect(url_for("main.index"))
+
+
+@bp.post("/t/<public_id>/undelete")
+@table_view(write=True, deleted_ok=True)
+def undelete(table: Table):
+    return _action(table, scoring.undelete_table, _("The table is back, with all its hands."))
+
+
+@bp.post("/t/<public_id>/forget")
+@table_view()
+def forget_table(table: Table):
+    if not ActionForm().validate():
+        abort(400)
+    if forget(table):
+        flash(_("“%(name)s” is no longer listed on this phone. To record there again, open its share link.",
+                name=table.name))
+    return redirect(url_for("main.index"))
