@@ -104,6 +104,9 @@ def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | No
 @bp.route("/t/<public_id>/record", methods=["GET", "POST"])
 @table_view(write=True)
 def record(table: Table):
+    if request.method == "GET" and table.archived:  # nothing could be saved: say so before any typing
+        flash(_("This table is archived; restore it to record or correct hands."))
+        return redirect(url_for("tables.show", public_id=table.public_id))
     if request.method == "GET":
         dealer = scoring.current_dealer(table)
         data = {"dealer": dealer or ""} if table.game == "gandengyan" else {"banker": dealer or ""}

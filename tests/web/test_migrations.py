@@ -81,3 +81,31 @@ def test_the_token_migration_keeps_existing_tokens_working_and_stores_only_their
         _empty(app)
         with app.app_context():
             db.create_all()
+
+
+def test_the_stake_migration_gives_every_existing_hand_its_tables_stake(app, schema_rebuilt):
+    """Hands recorded before stakes were kept per hand were all played at the table's stake: after
+    the upgrade each carries it, so the money shown does not change."""
+    _empty(app)
+    try:
+        with app.app_context():
+            upgrade(revision="e5f6a7b8c9d0")
+            with db.engine.begin() as conn:
+                for tid, stake in ((1, "0.5"), (2, "3")):
+                    conn.execute(text(
+                        "INSERT INTO tables (id, public_id, token_version, edit_token_hash, game, name, stake, currency,"
+                        " rules, rules_version, notes, created_at, updated_at, revision, hand_seq) VALUES (:id, :pid, 1,"
+                        " 'h', 'gandengyan', 'old', :stake, '', '{}', 1, '', '2026-01-01 00:00:00',"
+                        " '2026-01-01 00:00:00', 1, 1)"), {"id": tid, "pid": f"stakepublicid00000{tid}", "stake": stake})
+                    conn.execute(text(
+                        "INSERT INTO hands (id, table_id, number, facts, status, request_id, revision, outcome,"
+                        " created_at, updated_at) VALUES (:id, :id, 1, '{}', 'active', 'r', 1, '{}',"
+                        " '2026-01-01 00:00:00', '2026-01-01 00:00:00')"), {"id": tid})
+            upgrade()
+            with db.engine.connect() as conn:
+                stakes = dict(conn.execute(text("SELECT table_id, stake FROM hands")).all())
+            assert stakes == {1: "0.5", 2: "3"}
+    finally:
+        _empty(app)
+        with app.app_context():
+            db.create_all()
