@@ -38,7 +38,8 @@ def fill(table, hands: int) -> None:
         points[winner] = -sum(points.values())
         hand = Hand(table_id=table.id, number=i + 1, facts={"players": PLAYERS, "winner": winner, "losers": losers},
                     status="void" if i % 97 == 5 else "active", request_id=uuid.uuid4().hex,
-                    outcome={"winners": [winner], "arch": None, "multiplier": 1}, next_dealer=winner)
+                    outcome={"winners": [winner], "arch": None, "multiplier": 1}, next_dealer=winner,
+                    stake_text="1" if i < hands // 2 else "2")  # the stake doubled half way
         hand.deltas = [HandDelta(player_id=ids[p], points=v) for p, v in points.items()]
         db.session.add(hand)
     table.hand_seq = hands

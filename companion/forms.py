@@ -446,8 +446,9 @@ class TableSettingsForm(FlaskForm):
 
     name = StringField(_l("Name of the table"),
                        render_kw={"autocomplete": "off", "maxlength": NAME_MAX, "required": True})
-    stake = StringField(_l("Money per point, from the next hand on"),
-                        render_kw={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20})
+    stake = StringField(_l("Money per point"),
+                        render_kw={"inputmode": "decimal", "autocomplete": "off", "maxlength": 20,
+                                   "aria-describedby": "stake-help"})
     currency = StringField(_l("Currency (optional)"), render_kw={"autocomplete": "off", "maxlength": CURRENCY_MAX,
                                                                  "placeholder": "¥ € Rp ₩ $"})
     notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 3, "maxlength": NOTES_MAX})

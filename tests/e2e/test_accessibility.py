@@ -33,7 +33,7 @@ def pages(live_server):
             t = f"/t/{table.public_id}"
             keys.append(f"{t}#key={access.edit_token(table)}")
             paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
-                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export"]
+                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings"]
     return keys, paths
 
 
