@@ -29,7 +29,7 @@ translations: $(VENV)/.runtime
 
 # Re-extract the strings and update every catalog (developers only).
 messages: $(VENV)/.runtime
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ --no-location --sort-output -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k NP_:1,2 --no-location --sort-output -o $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel update --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 
 run: $(VENV)/.runtime translations

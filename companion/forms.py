@@ -56,7 +56,7 @@ class NewTableForm(FlaskForm):
                                                                  "placeholder": "¥ € Rp ₩ $"})
     # validate_choice=False: the engine's rules_from_dict judges the preset (one code and message)
     preset = SelectField(_l("House rules preset"), choices=[], default="", validate_choice=False)
-    first_dealer = SelectField(_l("First dealer"), choices=[], default="")
+    first_dealer = SelectField(_l("Who deals first (optional)"), choices=[], default="")
     notes = TextAreaField(_l("Notes (optional)"), render_kw={"rows": 2, "maxlength": NOTES_MAX})
 
     def player_fields(self):

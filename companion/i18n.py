@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from flask import Flask, request
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale, gettext, ngettext
 
 from .engine.common import Text
 from .extensions import babel
@@ -60,8 +60,19 @@ def _language() -> str:
 FSI, PDI = "\u2068", "\u2069"
 
 
+def _translated(text: Text) -> str:
+    """The catalog's sentence: a plural Text asks for the form its count needs in this language
+    (the count fills nothing: the sentence's ``{name}`` parameters are filled afterwards)."""
+    if text.plural is None or text.count is None:
+        return gettext(text.template)
+    try:
+        return ngettext(text.template, text.plural, text.count)
+    except (TypeError, ValueError, KeyError):  # a stray "%" in a translation: Flask-Babel applies %(num)
+        return text.template if text.count == 1 else text.plural
+
+
 def _tr(text: Text) -> str:
-    translated = gettext(text.template)
+    translated = _translated(text)
     if not text.params:
         return translated
     params = {key: tr(value) for key, value in text.params.items()}

@@ -154,7 +154,7 @@ def field_words(message):
     if not isinstance(message, Text) or not any(isinstance(v, str) and v in FIELDS for v in message.params.values()):
         return message
     params = {k: (str(FIELDS[v]) if isinstance(v, str) and v in FIELDS else v) for k, v in message.params.items()}
-    return Text(message.template, params)
+    return Text(message.template, params, message.plural, message.count)
 
 
 def _readable(code) -> str:

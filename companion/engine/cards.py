@@ -12,7 +12,7 @@ import unicodedata
 from functools import lru_cache
 
 from .errors import EngineError
-from .text import N_
+from .text import N_, NP_
 
 # Numeric ranks: 3..10, J=11, Q=12, K=13, A=14, 2=15. Jokers: 16 small, 17 big, 18 unspecified.
 ACE, TWO = 14, 15
@@ -198,26 +198,30 @@ def decks_limit_error(cards, decks: int, field: str = "cards") -> CardError | No
     for rank, count in sorted(ranks.items()):
         if count > 4 * decks:
             return CardError(
-                N_("There are {count} cards of rank {rank}, but {decks} deck(s) hold only {limit}.",
-                   count=count, rank=RANK_NAMES[rank], decks=decks, limit=4 * decks),
+                NP_("There are {count} cards of rank {rank}, but {decks} deck holds only {limit}.",
+                    "There are {count} cards of rank {rank}, but {decks} decks hold only {limit}.", decks,
+                    count=count, rank=RANK_NAMES[rank], decks=decks, limit=4 * decks),
                 code="too_many_copies", field=field)
     suited = Counter((c.rank, c.suit) for c in cards if c.suit)
     for (rank, suit), count in sorted(suited.items()):
         if count > decks:
             return CardError(
-                N_("{card} appears {count} times, but {decks} deck(s) hold only {limit}.",
-                   card=RANK_NAMES[rank] + SUIT_SYMBOLS[suit], count=count, decks=decks, limit=decks),
+                NP_("{card} appears {count} times, but {decks} deck holds only {limit}.",
+                    "{card} appears {count} times, but {decks} decks hold only {limit}.", decks,
+                    card=RANK_NAMES[rank] + SUIT_SYMBOLS[suit], count=count, decks=decks, limit=decks),
                 code="too_many_copies", field=field)
     jokers = [c.rank for c in cards if c.is_joker]
     limit = JOKERS_PER_DECK * decks
     if len(jokers) > limit:
-        return CardError(N_("There are {count} jokers, but {decks} deck(s) hold only {limit}.",
-                            count=len(jokers), decks=decks, limit=limit),
+        return CardError(NP_("There are {count} jokers, but {decks} deck holds only {limit}.",
+                             "There are {count} jokers, but {decks} decks hold only {limit}.", decks,
+                             count=len(jokers), decks=decks, limit=limit),
                          code="too_many_jokers", field=field)
     for rank, name in ((SMALL_JOKER, "SJ"), (BIG_JOKER, "BJ")):
         if jokers.count(rank) > decks:
-            return CardError(N_("There are {count} {card}, but {decks} deck(s) hold only {limit}.",
-                                count=jokers.count(rank), card=name, decks=decks, limit=decks),
+            return CardError(NP_("There are {count} {card}, but {decks} deck holds only {limit}.",
+                                 "There are {count} {card}, but {decks} decks hold only {limit}.", decks,
+                                 count=jokers.count(rank), card=name, decks=decks, limit=decks),
                              code="too_many_jokers", field=field)
     return None
 

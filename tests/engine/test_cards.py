@@ -167,7 +167,7 @@ def test_deck_limits(text, decks, code):
 
 def test_deck_limit_message_is_clear():
     error = decks_limit_error(parse_cards("7 7 7 7 7"), 1)
-    assert str(error) == "There are 5 cards of rank 7, but 1 deck(s) hold only 4."
+    assert str(error) == "There are 5 cards of rank 7, but 1 deck holds only 4."
 
 
 # --------------------------------------------------------------------------------------------

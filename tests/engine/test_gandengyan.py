@@ -522,7 +522,7 @@ def test_steps_explain_every_multiplier():
     b, c, total = s7.steps
     assert b.startswith("B: 5 cards") and "joker" in b and "shut out" in b and "bomb" in b
     assert b.endswith("= 80, capped at 64")
-    assert c == "C: 3 cards, holds bomb(s) of 3 cards, ×2, bomb(s) of 4 cards played, ×4 = 24"
+    assert c == "C: 3 cards, holds a bomb of 3 cards, ×2, a bomb of 4 cards played, ×4 = 24"
     assert total == "A collects 88 from 2 players."
     s11 = g.settle(SETTLEMENTS[-1][1], rules(tripleIsBomb=True, playedBombMult="linear", shutOut="fixed20"))
     assert s11.steps[1] == "C: shut out, pays 20 + 10 × 3 (炸数 of the bombs played) = 50"

@@ -27,9 +27,9 @@ ABC = hand("ABC", {"B": {"cards": 2}, "C": {"cards": 1}})
 
 @pytest.mark.parametrize("switches, extra, steps", [
     ({"playedBombMult": "double"}, {"bombs_played": [4, 4]},
-     ["B: 2 cards, 2 bomb(s) played, ×2 each = ×4 = 8", "C: 1 card, 2 bomb(s) played, ×2 each = ×4 = 4"]),
+     ["B: 2 cards, 2 bombs played, ×2 each = ×4 = 8", "C: 1 card, 2 bombs played, ×2 each = ×4 = 4"]),
     ({"playedBombMult": "bySize"}, {"bombs_played": [4, 5]},
-     ["B: 2 cards, bomb(s) of 4, 5 cards played, ×32 = 64", "C: 1 card, bomb(s) of 4, 5 cards played, ×32 = 32"]),
+     ["B: 2 cards, bombs of 4, 5 cards played, ×32 = 64", "C: 1 card, bombs of 4, 5 cards played, ×32 = 32"]),
     ({"playedBombMult": "linear"}, {"bombs_played": [4, 5]},
      ["B: 2 cards, bombs played count 3 (炸数), ×(1 + 3) = ×4 = 8",
       "C: 1 card, bombs played count 3 (炸数), ×(1 + 3) = ×4 = 4"]),
@@ -57,11 +57,11 @@ def test_settlement_sentences(switches, extra, steps):
 
 @pytest.mark.parametrize("loser, switches, step", [
     ({"cards": 3, "jokers": 2}, {}, "B: 3 cards, holds 2 jokers, ×2 once = 6"),
-    ({"cards": 3, "jokers": 3}, {"jokerDoubling": "perJoker"}, "B: 3 cards, holds 3 joker(s), ×2 each = ×8 = 24"),
-    ({"cards": 3, "twos": 3}, {"twosAreTrumps": "perTwo"}, "B: 3 cards, holds 3 2(s), ×2 each = ×8 = 24"),
+    ({"cards": 3, "jokers": 3}, {"jokerDoubling": "perJoker"}, "B: 3 cards, holds 3 jokers, ×2 each = ×8 = 24"),
+    ({"cards": 3, "twos": 3}, {"twosAreTrumps": "perTwo"}, "B: 3 cards, holds 3 2s, ×2 each = ×8 = 24"),
     ({"cards": 12, "held_bombs": [4, 4, 4]}, {"heldBombMult": "perBomb"},
-     "B: 12 cards, holds 3 bomb(s), ×2 each = ×8 = 96"),
-    ({"cards": 9, "held_bombs": [4, 5]}, {"heldBombMult": "bySize"}, "B: 9 cards, holds bomb(s) of 4, 5 cards, ×32 = 288"),
+     "B: 12 cards, holds 3 bombs, ×2 each = ×8 = 96"),
+    ({"cards": 9, "held_bombs": [4, 5]}, {"heldBombMult": "bySize"}, "B: 9 cards, holds bombs of 4, 5 cards, ×32 = 288"),
     ({"cards": 5, "played": False}, {"shutOut": "fixed20", "cap": "perLoser:25"},
      "B: shut out, pays 20 + 10 × 1 (炸数 of the bombs played) = 30, capped at 25"),
     ({"cards": 5, "played": False}, {"shutOut": "fixed20", "unit": 2},
@@ -80,17 +80,17 @@ def test_loser_sentences(loser, switches, step):
 # --- deck limits: what each sentence says ----------------------------------------------------
 
 @pytest.mark.parametrize("top, play, reason", [
-    (None, "7 7 7 7 7", "There are 5 cards of rank 7, but 1 deck(s) hold only 4."),
-    (None, "7h 7h", "7♥ appears 2 times, but 1 deck(s) hold only 1."),
-    (None, "7 JK JK JK", "There are 3 jokers, but 1 deck(s) hold only 2."),
-    (None, "5 SJ SJ", "There are 2 SJ, but 1 deck(s) hold only 1."),
-    (None, "5 BJ BJ", "There are 2 BJ, but 1 deck(s) hold only 1."),
-    (None, "7s 7h 7c 7d 7", "There are 5 cards of rank 7, but 1 deck(s) hold only 4."),  # no card twice
-    (None, "7 SJ BJ JK", "There are 3 jokers, but 1 deck(s) hold only 2."),
-    ("7h", "7h", "7h and 7h together use 7h 2 times, but 1 deck(s) hold only 1."),
-    ("5 5 5", "5 5", "5 5 5 and 5 5 together use 5 cards of rank 5, but 1 deck(s) hold only 4."),
-    ("7 JK", "8 JK JK", "7 JK and 8 JK JK together use 3 cards of rank JK, but 1 deck(s) hold only 2."),
-    ("7 SJ", "8 SJ", "7 SJ and 8 SJ together use SJ 2 times, but 1 deck(s) hold only 1."),
+    (None, "7 7 7 7 7", "There are 5 cards of rank 7, but 1 deck holds only 4."),
+    (None, "7h 7h", "7♥ appears 2 times, but 1 deck holds only 1."),
+    (None, "7 JK JK JK", "There are 3 jokers, but 1 deck holds only 2."),
+    (None, "5 SJ SJ", "There are 2 SJ, but 1 deck holds only 1."),
+    (None, "5 BJ BJ", "There are 2 BJ, but 1 deck holds only 1."),
+    (None, "7s 7h 7c 7d 7", "There are 5 cards of rank 7, but 1 deck holds only 4."),  # no card twice
+    (None, "7 SJ BJ JK", "There are 3 jokers, but 1 deck holds only 2."),
+    ("7h", "7h", "7h and 7h together use 7h 2 times, but 1 deck holds only 1."),
+    ("5 5 5", "5 5", "5 5 5 and 5 5 together use 5 cards of rank 5, but 1 deck holds only 4."),
+    ("7 JK", "8 JK JK", "7 JK and 8 JK JK together use 3 cards of rank JK, but 1 deck holds only 2."),
+    ("7 SJ", "8 SJ", "7 SJ and 8 SJ together use SJ 2 times, but 1 deck holds only 1."),
 ])
 def test_deck_limit_sentences(top, play, reason):
     verdict = g.check(top, play, players=2)

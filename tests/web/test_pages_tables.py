@@ -64,6 +64,14 @@ def test_new_table_form_shows_every_switch_with_help(client, game):
     assert rows == (6 if game == "gandengyan" else 4)
 
 
+def test_who_deals_first_is_not_labelled_like_the_switch(client):
+    """The player who deals first is a choice of this table, not a house rule: its own label,
+    and the switch keeps "How the first dealer is chosen"."""
+    page = text_of(client.get("/new/gandengyan"))
+    assert "Who deals first (optional)" in page and "How the first dealer is chosen" in page
+    assert "First dealer" not in page
+
+
 def test_unknown_game_is_404(client):
     assert client.get("/new/poker").status_code == 404
 

@@ -72,7 +72,8 @@ def capital(text: Text) -> Text:
     template = text.template
     if not template or not template[0].islower():
         return text
-    return N_(template[0].upper() + template[1:], **text.params)
+    plural = text.plural[0].upper() + text.plural[1:] if text.plural else text.plural
+    return Text(template[0].upper() + template[1:], text.params, plural, text.count)
 
 
 def either(texts: list) -> Text:

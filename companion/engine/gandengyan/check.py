@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..cards import RANK_NAMES
 from ..errors import RulesError
 from ..results import Reading, Verdict
-from ..text import N_, Text
+from ..text import N_, NP_, Text
 from .combos import (BOMB, BOMB_TYPES, CONNECTED_PAIRS, JOKER, JOKER_BOMB, NATURAL_LIMIT, PAIR, SINGLE,
                      STRAIGHT, TRIPLE, TWO, ACE, beats, card_name, cards_of, codes_of, deck_excess, describe,
                      readings_for, show)
@@ -85,15 +85,24 @@ _TWO_IN_SEQUENCE = N_("{play} is not a combination: a 2 cannot be part of a stra
 _NOT_COMBINATION = N_("{play} is not a combination: play one rank (single, pair, triple, bomb), a straight "
                       "of 3 or more consecutive ranks, or 2 or more consecutive pairs.")
 # too many copies: of one play (the card parser's sentences), of the table's play, of both together
-_TOO_MANY_RANK = N_("There are {count} cards of rank {rank}, but {decks} deck(s) hold only {limit}.")
-_TOO_MANY_SUITED = N_("{card} appears {count} times, but {decks} deck(s) hold only {limit}.")
-_TOO_MANY_JOKERS = N_("There are {count} jokers, but {decks} deck(s) hold only {limit}.")
-_TOO_MANY_JOKER = N_("There are {count} {card}, but {decks} deck(s) hold only {limit}.")
+# (plural templates: the number of decks chooses "deck holds" / "decks hold")
+_TOO_MANY_RANK = NP_("There are {count} cards of rank {rank}, but {decks} deck holds only {limit}.",
+                     "There are {count} cards of rank {rank}, but {decks} decks hold only {limit}.", None)
+_TOO_MANY_SUITED = NP_("{card} appears {count} times, but {decks} deck holds only {limit}.",
+                       "{card} appears {count} times, but {decks} decks hold only {limit}.", None)
+_TOO_MANY_JOKERS = NP_("There are {count} jokers, but {decks} deck holds only {limit}.",
+                       "There are {count} jokers, but {decks} decks hold only {limit}.", None)
+_TOO_MANY_JOKER = NP_("There are {count} {card}, but {decks} deck holds only {limit}.",
+                      "There are {count} {card}, but {decks} decks hold only {limit}.", None)
 _IMPOSSIBLE_PREVIOUS = N_("The play on the table, {previous}, is not possible: {problem}")
-_TOO_MANY_TOGETHER = N_("{previous} and {play} together use {count} cards of rank {rank}, but {decks} "
-                        "deck(s) hold only {limit}.")
-_TOO_MANY_CARD = N_("{previous} and {play} together use {card} {count} times, but {decks} deck(s) hold "
-                    "only {limit}.")
+_TOO_MANY_TOGETHER = NP_("{previous} and {play} together use {count} cards of rank {rank}, but {decks} "
+                         "deck holds only {limit}.",
+                         "{previous} and {play} together use {count} cards of rank {rank}, but {decks} "
+                         "decks hold only {limit}.", None)
+_TOO_MANY_CARD = NP_("{previous} and {play} together use {card} {count} times, but {decks} deck holds "
+                     "only {limit}.",
+                     "{previous} and {play} together use {card} {count} times, but {decks} decks hold "
+                     "only {limit}.", None)
 _TWO_LAST = N_("A single 2 may not be a player's last card at this table.")
 _BAD_PREVIOUS = N_("The play on the table, {previous}, is not a valid combination, so nothing can be "
                    "checked against it.")
@@ -104,8 +113,9 @@ _BAD_PREVIOUS_READING = N_("The play on the table, {cards}, cannot be read as {d
 _BAD_RULES = N_("The house rules could not be read: {message}")
 
 
-def _say(template: Text, **params) -> Text:
-    return Text(template.template, params)
+def _say(template: Text, count: int | None = None, /, **params) -> Text:
+    """``template`` filled in; ``count`` chooses a plural template's form."""
+    return Text(template.template, params, template.plural, count)
 
 
 def _no(code: str, reason: Text, play: Reading | None = None, readings: tuple = ()) -> Verdict:
@@ -266,12 +276,12 @@ def _excess_text(excess: tuple, n_decks: int) -> Text:
     """Why one play needs more decks than the table has (the card parser's sentences)."""
     what, key, count, limit = excess
     if what == "rank":
-        return _say(_TOO_MANY_RANK, count=count, rank=RANK_NAMES[key], decks=n_decks, limit=limit)
+        return _say(_TOO_MANY_RANK, n_decks, count=count, rank=RANK_NAMES[key], decks=n_decks, limit=limit)
     if what == "jokers":
-        return _say(_TOO_MANY_JOKERS, count=count, decks=n_decks, limit=limit)
+        return _say(_TOO_MANY_JOKERS, n_decks, count=count, decks=n_decks, limit=limit)
     if key < NATURAL_LIMIT:
-        return _say(_TOO_MANY_SUITED, card=card_name(key, True), count=count, decks=n_decks, limit=limit)
-    return _say(_TOO_MANY_JOKER, count=count, card=card_name(key, False), decks=n_decks, limit=limit)
+        return _say(_TOO_MANY_SUITED, n_decks, card=card_name(key, True), count=count, decks=n_decks, limit=limit)
+    return _say(_TOO_MANY_JOKER, n_decks, count=count, card=card_name(key, False), decks=n_decks, limit=limit)
 
 
 def _together_text(top: _Play, mine: _Play, excess: tuple, n_decks: int) -> Text:
@@ -280,8 +290,8 @@ def _together_text(top: _Play, mine: _Play, excess: tuple, n_decks: int) -> Text
     both = {"previous": _text_of(top.cards), "play": _text_of(mine.cards), "count": count, "decks": n_decks,
             "limit": limit}
     if what == "card":
-        return _say(_TOO_MANY_CARD, card=card_name(key, False), **both)
-    return _say(_TOO_MANY_TOGETHER, rank=RANK_NAMES[key] if what == "rank" else "JK", **both)
+        return _say(_TOO_MANY_CARD, n_decks, card=card_name(key, False), **both)
+    return _say(_TOO_MANY_TOGETHER, n_decks, rank=RANK_NAMES[key] if what == "rank" else "JK", **both)
 
 
 def _no_reading(mine: _Play, rules: Rules) -> Verdict:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from ..cards import JOKERS_PER_DECK
 from ..errors import FactsError
-from ..text import N_, Text
+from ..text import N_, NP_, Text
 from .rules import PLAYER_RANGE, Rules, as_rules, decks
 
 MAX_NUMBER = 108  # no count in a hand can exceed two decks' cards
@@ -41,17 +41,26 @@ _E_NO_CARDS = N_("{name}: a loser has at least 1 card left — only the winner p
 _E_CARDS_MISSING = N_("{name}: how many cards are left? Give 'cards'.")
 _E_JOKERS_CARDS = N_("{name}: {jokers} jokers held but only {cards} cards left — jokers cannot exceed cards.")
 _E_JOKERS_CARD = N_("{name}: {jokers} jokers held but only 1 card left — jokers cannot exceed cards.")
-_E_JOKERS_DECK = N_("{total} jokers held in all, but {decks} deck(s) have only {limit} — check the jokers.")
-_E_TWOS_CARDS = N_("{name}: {twos} 2s and {jokers} jokers held but only {cards} card(s) left — 2s and jokers "
-                   "together cannot exceed cards.")
-_E_TWOS_DECK = N_("{total} 2s held in all, but {decks} deck(s) have only {limit} — check the 2s.")
-_E_CARDS_DECK = N_("{total} cards left in all, but {decks} deck(s) have only {limit} — check the card counts.")
+# plural templates: the number given to _fail (decks, or the cards left) chooses the form
+_E_JOKERS_DECK = NP_("{total} jokers held in all, but {decks} deck has only {limit} — check the jokers.",
+                     "{total} jokers held in all, but {decks} decks have only {limit} — check the jokers.", None)
+_E_TWOS_CARDS = NP_("{name}: 2s ({twos}) and jokers ({jokers}) held but only {cards} card left — 2s and jokers "
+                    "together cannot exceed cards.",
+                    "{name}: 2s ({twos}) and jokers ({jokers}) held but only {cards} cards left — 2s and jokers "
+                    "together cannot exceed cards.", None)
+_E_TWOS_DECK = NP_("{total} 2s held in all, but {decks} deck has only {limit} — check the 2s.",
+                   "{total} 2s held in all, but {decks} decks have only {limit} — check the 2s.", None)
+_E_CARDS_DECK = NP_("{total} cards left in all, but {decks} deck has only {limit} — check the card counts.",
+                    "{total} cards left in all, but {decks} decks have only {limit} — check the card counts.", None)
 _E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
 _E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
 _E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
-_E_HELD_CARDS = N_("{name}: bombs of {total} cards in all held but only {cards} card(s) left.")
-_E_HELD_CARDS_JOKERS = N_("{name}: bombs of {total} cards held besides {jokers} joker(s), but only {cards} "
-                          "card(s) left — count the jokers first, then the bombs in the other cards.")
+_E_HELD_CARDS = NP_("{name}: bombs of {total} cards in all held but only {cards} card left.",
+                    "{name}: bombs of {total} cards in all held but only {cards} cards left.", None)
+_E_HELD_CARDS_JOKERS = NP_("{name}: bombs of {total} cards held besides the jokers ({jokers}), but only {cards} "
+                           "card left — count the jokers first, then the bombs in the other cards.",
+                           "{name}: bombs of {total} cards held besides the jokers ({jokers}), but only {cards} "
+                           "cards left — count the jokers first, then the bombs in the other cards.", None)
 _E_SHUT_OUT = N_("{name}: never played, so {name} still holds the {need} cards dealt (or more after "
                  "drawing), not {cards}.")
 _E_SHUT_OUT_EXACT = N_("{name}: never played and only trick winners draw, so {name} holds exactly 5 cards, "
@@ -68,8 +77,9 @@ _WHAT = {"cards": N_("cards left"), "jokers": N_("jokers held"), "twos": N_("2s 
          "played": N_("'played'"), "dealer_only_opening": N_("'only the opening lead'")}
 
 
-def _fail(code: str, field: str | None, template: Text, **params):
-    raise FactsError(Text(template.template, params), code=code, field=field)
+def _fail(code: str, field: str | None, template: Text, count: int | None = None, /, **params):
+    """Refuse the facts with ``template`` filled in (``count`` chooses a plural template's form)."""
+    raise FactsError(Text(template.template, params, template.plural, count), code=code, field=field)
 
 
 def needed_facts(rules: Rules = None) -> tuple:
@@ -226,7 +236,7 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
     by_size = rules.held_bomb_mult == "bySize"
     if sum(held) > (cards - jokers if by_size else cards):
         _fail("held_bombs_exceed_cards", field, _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
-              name=name, total=sum(held), cards=cards, jokers=jokers)
+              cards, name=name, total=sum(held), cards=cards, jokers=jokers)
     return held
 
 
@@ -265,18 +275,19 @@ class _Totals:
         n = self.n_decks
         self.jokers += jokers
         if self.jokers > JOKERS_PER_DECK * n:
-            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, total=self.jokers, decks=n,
+            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, n, total=self.jokers, decks=n,
                   limit=JOKERS_PER_DECK * n)
         self.cards += cards
         if self.cards > CARDS_PER_DECK * n:
-            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, total=self.cards, decks=n,
+            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, n, total=self.cards, decks=n,
                   limit=CARDS_PER_DECK * n)
 
     def add_twos(self, name: str, twos: int) -> None:
         n = self.n_decks
         self.twos += twos
         if self.twos > 4 * n:
-            _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, total=self.twos, decks=n, limit=4 * n)
+            _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, n, total=self.twos, decks=n,
+                  limit=4 * n)
 
 
 def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) -> dict:
@@ -286,7 +297,7 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) ->
     twos = entry.get("twos")
     twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
     if twos + jokers > cards:
-        _fail("twos_exceed_cards", f"losers.{name}.twos", _E_TWOS_CARDS, name=name, twos=twos, jokers=jokers,
+        _fail("twos_exceed_cards", f"losers.{name}.twos", _E_TWOS_CARDS, cards, name=name, twos=twos, jokers=jokers,
               cards=cards)
     held = _held(entry, name, cards, jokers, rules, totals.n_decks)
     played, opening = _shut_out(entry, name, cards, dealer, rules)

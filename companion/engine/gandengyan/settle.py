@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from ..money import apply_stake, check_points, parse_stake
 from ..results import Settlement
-from ..text import N_, Text
+from ..text import N_, NP_, Text
 from .facts import validate_facts
 from .rules import Rules, as_rules
 
@@ -24,17 +24,19 @@ _S_STEP_CAP_1 = N_("{name}: 1 card, {factors} = {raw}, capped at {pay}")
 _S_PLAIN_CAP = N_("{name}: {cards} cards = {raw}, capped at {pay}")
 _F_JOKER = N_("holds a joker, ×2")
 _F_JOKERS_ONCE = N_("holds {count} jokers, ×2 once")
-_F_PER_JOKER = N_("holds {count} joker(s), ×2 each = ×{factor}")
-_F_TWOS = N_("holds {count} 2(s), ×2 each = ×{factor}")
+# plural templates: the number of jokers, 2s or bombs chooses the form when the step is made
+_F_PER_JOKER = NP_("holds {count} joker, ×{factor}", "holds {count} jokers, ×2 each = ×{factor}", None)
+_F_TWOS = NP_("holds one 2, ×{factor}", "holds {count} 2s, ×2 each = ×{factor}", None)
 _F_HELD_ONCE = N_("holds a bomb, ×2")
 _F_HELD_NOT_STACKED = N_("holds a bomb, no extra ×2 on top of the joker doubling")
-_F_HELD_PER = N_("holds {count} bomb(s), ×2 each = ×{factor}")
-_F_HELD_SIZE = N_("holds bomb(s) of {sizes} cards, ×{factor}")
+_F_HELD_PER = NP_("holds {count} bomb, ×{factor}", "holds {count} bombs, ×2 each = ×{factor}", None)
+_F_HELD_SIZE = NP_("holds a bomb of {sizes} cards, ×{factor}", "holds bombs of {sizes} cards, ×{factor}", None)
 _F_SHUT = N_("never played (shut out), ×2")
 _F_SHUT_DEALER = N_("dealer who only made the opening lead (shut out), ×2")
 _F_THRESHOLD = N_("{threshold} or more cards left, ×2")
-_F_PLAYED_DOUBLE = N_("{count} bomb(s) played, ×2 each = ×{factor}")
-_F_PLAYED_SIZE = N_("bomb(s) of {sizes} cards played, ×{factor}")
+_F_PLAYED_DOUBLE = NP_("{count} bomb played, ×{factor}", "{count} bombs played, ×2 each = ×{factor}", None)
+_F_PLAYED_SIZE = NP_("a bomb of {sizes} cards played, ×{factor}", "bombs of {sizes} cards played, ×{factor}",
+                     None)
 _F_PLAYED_LINEAR = N_("bombs played count {count} (炸数), ×(1 + {count}) = ×{factor}")
 _F_LONG = N_("long hand ({tricks} tricks), ×{factor}")
 _F_UNIT = N_("{unit} points per card, ×{unit}")
@@ -52,8 +54,9 @@ _S_STAKE = N_("Stake: {stake} per point, ×{stake} on the money.")
 _JOINS = {n: ", ".join("{f%d}" % i for i in range(n)) for n in range(2, 12)}
 
 
-def _say(template: Text, **params) -> Text:
-    return Text(template.template, params)
+def _say(template: Text, count: int | None = None, /, **params) -> Text:
+    """``template`` filled in; ``count`` chooses a plural template's form."""
+    return Text(template.template, params, template.plural, count)
 
 
 def _factors_text(steps: list) -> Text:
@@ -89,12 +92,12 @@ def _played_bombs_step(bombs: list, rules: Rules) -> list:
         return []
     if mode == "double":
         factor = 2 ** len(bombs)
-        return [(factor, _say(_F_PLAYED_DOUBLE, count=len(bombs), factor=factor))]
+        return [(factor, _say(_F_PLAYED_DOUBLE, len(bombs), count=len(bombs), factor=factor))]
     if mode == "bySize":
         factor = 1
         for size in bombs:
             factor *= 2 ** (_joker_bomb_size(size, rules) - 2)
-        return [(factor, _say(_F_PLAYED_SIZE, sizes=", ".join(str(s) for s in bombs), factor=factor))]
+        return [(factor, _say(_F_PLAYED_SIZE, len(bombs), sizes=", ".join(str(s) for s in bombs), factor=factor))]
     count = _bomb_count(bombs, rules)
     return [(1 + count, _say(_F_PLAYED_LINEAR, count=count, factor=1 + count))]
 
@@ -123,14 +126,14 @@ def _joker_step(jokers: int, rules: Rules) -> list:
     if mode == "once":
         return [(2, _F_JOKER if jokers == 1 else _say(_F_JOKERS_ONCE, count=jokers))]
     factor = 2 ** jokers
-    return [(factor, _say(_F_PER_JOKER, count=jokers, factor=factor))]
+    return [(factor, _say(_F_PER_JOKER, jokers, count=jokers, factor=factor))]
 
 
 def _twos_step(twos: int, rules: Rules) -> list:
     """``twosAreTrumps=perTwo``: ×2 per 2 held."""
     if not twos or rules.twos_are_trumps != "perTwo":
         return []
-    return [(2 ** twos, _say(_F_TWOS, count=twos, factor=2 ** twos))]
+    return [(2 ** twos, _say(_F_TWOS, twos, count=twos, factor=2 ** twos))]
 
 
 def _held_bombs_step(held: list, joker_doubled: bool, rules: Rules) -> list:
@@ -141,11 +144,11 @@ def _held_bombs_step(held: list, joker_doubled: bool, rules: Rules) -> list:
     if mode == "once":
         return [(1, _F_HELD_NOT_STACKED)] if joker_doubled else [(2, _F_HELD_ONCE)]
     if mode == "perBomb":
-        return [(2 ** len(held), _say(_F_HELD_PER, count=len(held), factor=2 ** len(held)))]
+        return [(2 ** len(held), _say(_F_HELD_PER, len(held), count=len(held), factor=2 ** len(held)))]
     factor = 1
     for size in held:
         factor *= 2 ** (size - 2)
-    return [(factor, _say(_F_HELD_SIZE, sizes=", ".join(str(s) for s in held), factor=factor))]
+    return [(factor, _say(_F_HELD_SIZE, len(held), sizes=", ".join(str(s) for s in held), factor=factor))]
 
 
 def _is_shut_out(name: str, loser: dict, dealer, rules: Rules) -> bool:
