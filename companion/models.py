@@ -11,11 +11,16 @@ from decimal import Decimal
 from typing import Any, Optional
 
 from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
 
 ACTIVE, VOID = "active", "void"
+
+# A hand's facts and outcome are read field by field by the review's SQL aggregates: PostgreSQL keeps
+# them as jsonb (parsed once, when written), SQLite as JSON text (its json functions read that).
+HandJSON = JSON().with_variant(JSONB(), "postgresql")
 
 
 def utcnow() -> datetime:
@@ -113,12 +118,12 @@ class Hand(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)
-    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    facts: Mapped[dict[str, Any]] = mapped_column(HandJSON)
     status: Mapped[str] = mapped_column(String(8), default=ACTIVE)
     request_id: Mapped[str] = mapped_column(String(64))
     revision: Mapped[int] = mapped_column(Integer, default=1)
     # What the engine said, kept for the lists: {"winners": [...], "arch", "multiplier"}.
-    outcome: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    outcome: Mapped[dict[str, Any]] = mapped_column(HandJSON, default=dict)
     next_dealer: Mapped[Optional[str]] = mapped_column(String(40))
     # Money per point when this hand was played (the table's stake then): money = points × this.
     stake_text: Mapped[str] = mapped_column("stake", String(32), default="0", server_default="0")

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, cast, column, desc, false, func, literal, or_, select, true
+from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
 from sqlalchemy.dialects.postgresql import JSONB
 
 from . import access
@@ -319,16 +319,9 @@ def _text(json_expr):
 
 
 def _active_hands(table: Table):
-    """``(FROM clause, facts, outcome)`` of the table's active hands. PostgreSQL stores JSON as text
-    and would parse a document again for every field read from it: there, each document is turned
-    into ``jsonb`` once (a materialized CTE, shared by every part of the statement) and the fields are
-    read from that."""
-    if _dialect() == "postgresql":
-        src = (select(Hand.id.label("id"), cast(Hand.facts, JSONB).label("facts"),
-                      cast(Hand.outcome, JSONB).label("outcome"))
-               .where(Hand.table_id == table.id, Hand.status == ACTIVE)
-               .cte("review_active").prefix_with("MATERIALIZED"))
-        return src, src.c.facts, src.c.outcome, src.c.id, true()
+    """``(FROM clause, facts, outcome, id, condition)`` of the table's active hands. The facts are read
+    field by field where they are stored: jsonb on PostgreSQL (parsed once, when the hand was written),
+    JSON text on SQLite (see ``models.HandJSON``)."""
     return Hand, Hand.facts, Hand.outcome, Hand.id, and_(Hand.table_id == table.id, Hand.status == ACTIVE)
 
 

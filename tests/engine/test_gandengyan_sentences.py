@@ -156,3 +156,12 @@ def test_unreadable_cards_name_the_field(cards, code):
         g.classify(cards)
     assert (info.value.code, info.value.field) == (code, "cards")
     assert str(info.value)
+
+
+def test_losers_are_settled_in_seat_order_however_the_facts_list_them():
+    """The steps follow the seats (a database may hand the facts back with their keys reordered:
+    PostgreSQL's jsonb does), so the same hand reads the same everywhere."""
+    seated = g.settle(hand("ABCD", {"B": {"cards": 2}, "C": {"cards": 1}, "D": {"cards": 3}}), rules())
+    shuffled = g.settle(hand("ABCD", {"D": {"cards": 3}, "B": {"cards": 2}, "C": {"cards": 1}}), rules())
+    assert shuffled.steps == seated.steps and shuffled.points == seated.points
+    assert [s.split(":")[0] for s in seated.steps[:3]] == ["B", "C", "D"]

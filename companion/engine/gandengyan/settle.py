@@ -260,8 +260,9 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
     points = {name: 0 for name in hand["players"]}
     steps = []
     total = 0
-    for name, loser in hand["losers"].items():
-        pay, sentence = _pay(name, loser, hand, rules, shared, limit)
+    losers = hand["losers"]
+    for name in (n for n in hand["players"] if n in losers):  # seat order, however the facts list them
+        pay, sentence = _pay(name, losers[name], hand, rules, shared, limit)
         points[name] = -pay
         total += pay
         steps.append(sentence)
