@@ -47,9 +47,11 @@ def _parse(value: Any, field: str, allow_zero: bool) -> Decimal:
             raise FactsError(N_("The stake must be a number such as 1 or 0.5, not '{value}'.", value=value),
                              code="bad_stake", field=field) from None
     if not number.is_finite() or number < 0 or (number == 0 and not allow_zero):
-        lowest = N_("zero or a positive number") if allow_zero else N_("a positive number")
-        raise FactsError(N_("The stake must be {lowest}, not '{value}'.", lowest=lowest, value=value),
-                         code="bad_stake", field=field)
+        if allow_zero:  # whole sentences, so that each translates as a unit
+            message = N_("The stake must be zero or a positive number, not '{value}'.", value=value)
+        else:
+            message = N_("The stake must be a positive number, not '{value}'.", value=value)
+        raise FactsError(message, code="bad_stake", field=field)
     if number > STAKE_MAX:
         raise FactsError(N_("The stake is too large: at most {maximum}.", maximum=STAKE_MAX),
                          code="bad_stake", field=field)

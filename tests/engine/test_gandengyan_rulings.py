@@ -143,7 +143,8 @@ def test_declared_joker_reading_twin(declared):
 def test_fractional_unit_and_stake_are_steps():
     result = g.settle(FACTS, rules(unit=0.5), stake=2)
     assert result.points == {"A": 3, "B": -3} and result.deltas == {"A": 3, "B": -3}
-    assert result.steps[-2:] == ["Unit: 0.5 per card, ×0.5 on the money.", "Stake: 2 per point, ×2 on the money."]
+    assert result.steps[-2:] == ["Unit: 0.5 per card, so the money is the points × 0.5.",
+                                "Stake: 2 per point, so the money is the points × 2."]
     assert result.steps[-1].params == {"stake": result.steps[-1].params["stake"]}
 
 

@@ -48,8 +48,8 @@ _S_FIXED_STEP_CAP = N_("{name}: shut out, 20 + 10 × {count} (炸数 of the bomb
 _S_EXEMPT = N_("{name}: 1 card left (报警), pays nothing at this table.")
 _S_TOTAL = N_("{winner} collects {total} from {count} players.")
 _S_TOTAL_ONE = N_("{winner} collects {total} from 1 player.")
-_S_UNIT_MONEY = N_("Unit: {unit} per card, ×{unit} on the money.")
-_S_STAKE = N_("Stake: {stake} per point, ×{stake} on the money.")
+_S_UNIT_MONEY = N_("Unit: {unit} per card, so the money is the points × {unit}.")
+_S_STAKE = N_("Stake: {stake} per point, so the money is the points × {stake}.")
 
 _JOINS = {n: ", ".join("{f%d}" % i for i in range(n)) for n in range(2, 12)}
 
