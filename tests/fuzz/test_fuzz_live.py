@@ -12,9 +12,6 @@ import http.client
 import json
 import re
 import os
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from functools import partial
@@ -26,6 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
+from live_gunicorn import running_gunicorn
+
 ROOT = Path(__file__).resolve().parents[2]
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
 PER_EXAMPLE = 5
@@ -36,47 +35,18 @@ pytestmark = pytest.mark.db
 urlencode = partial(_urlencode, errors="surrogatepass")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """gunicorn -w 2 over a migrated database; yields (base host, port, database url, log path)."""
+    """gunicorn -w 2 over a migrated database; yields (port, database url, folder)."""
     folder = tmp_path_factory.mktemp("fuzz")
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/fuzz.sqlite3"
-    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "fuzz-secret", "PYTHONPATH": str(ROOT),
-           "FLASK_RATELIMIT_ENABLED": "false"}
     if "postgresql" in url:  # start from an empty schema: the other tests use create_all
         engine = create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
         with engine.begin() as conn:
             conn.execute(text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
         engine.dispose()
-    subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
-    port = _free_port()
-    log = folder / "access.log"
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "2", "-b",
-                             f"127.0.0.1:{port}", "--access-logfile", str(log), "--error-logfile",
-                             str(folder / "error.log"), "app:app"], cwd=ROOT, env=env)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    try:
+    with running_gunicorn(folder, url, "fuzz-secret", FLASK_RATELIMIT_ENABLED="false") as port:
         yield port, url, folder
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
 
 
 class Client:

@@ -5,54 +5,24 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
 
+from live_gunicorn import running_gunicorn
+
 ROOT = Path(__file__).resolve().parents[2]
 FACTS = {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0}}}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
 def gunicorn(tmp_path):
     """(port, access log path): gunicorn -w 2 over a freshly migrated SQLite file."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path}/log.sqlite3", "SECRET_KEY": "log-secret",
-           "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
-    port, log = _free_port(), tmp_path / "access.log"
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "--threads", "2", "-b", f"127.0.0.1:{port}",
-                             "--access-logfile", str(log), "--error-logfile", str(tmp_path / "error.log"), "app:app"],
-                            cwd=ROOT, env=env)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    try:
-        yield port, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+    with running_gunicorn(tmp_path, f"sqlite:///{tmp_path}/log.sqlite3", "log-secret") as port:
+        yield port, tmp_path / "access.log"
 
 
 class Phone:
