@@ -224,6 +224,16 @@ def request_for(draw, tables, csrf=""):
                                 [token or "", f"http://h/t/{pid}#key={token}", "123456", "1" * 7])),
                             "action": draw(st.sampled_from(["set", "clear", ""]))}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
+        lambda: ("PATCH", api, draw(st.fixed_dictionaries({}, optional={  # never "deleted": true (tables stay)
+            "name": junk_text, "stake": json_scalars, "currency": junk_text, "notes": junk_text,
+            "archived": st.sampled_from([False, False, True, "false", None]), "deleted": st.just(False)})
+            | junk_json), headers),
+        lambda: ("GET", f"/t/{pid}/settings", None, {}),
+        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['settings', 'archive', 'unarchive', 'delete']))}",
+                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # delete: never ticked
+                            "name": draw(junk_text), "stake": draw(junk_text), "currency": draw(junk_text),
+                            "notes": draw(junk_text)}),
+                 {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
                  None, {}),
         lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
