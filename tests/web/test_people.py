@@ -73,7 +73,8 @@ def test_one_person_at_two_tables_adds_up_on_their_page(client, gdy, writer):
     html = response.get_data(as_text=True)
     rows = re.findall(r'<tr id="session-(\d)" data-table="([^"]+)">(.*?)</tr>', html, flags=re.S)
     assert [r[1] for r in rows] == [gdy.public_id, sat.public_id]  # oldest first
-    cells = [re.findall(r'class="(points|money|running-total)" dir="ltr">([^<]*)<', r[2]) for r in rows]
+    cells = [re.findall(r'class="(?:delta |running )?(points|money|running-total)" dir="ltr">([^<]*)<', r[2])
+             for r in rows]
     assert cells[0] == [("points", "+2"), ("money", "+1 ¥"), ("running-total", "+2")]
     assert cells[1] == [("points", "−3"), ("money", "−6 ¥"), ("running-total", "−1")]
     totals = re.search(r'<table class="standings" id="person-totals">(.*?)</table>', html, flags=re.S).group(1)
