@@ -59,7 +59,8 @@ def links(table: Table):
 def save_links(table: Table):
     own = own_table_ids()
     offers = people.people_for_tables(own)
-    form = link_players_form(table, offers, {}, formdata=request.form)
+    current = {pid: p.public_id for pid, p in people.current_links(table).items()}
+    form = link_players_form(table, offers, current, formdata=request.form)  # a select not sent: no change
     if not form.validate():  # the CSRF token (the selects judge nothing themselves)
         abort(400)
     try:

@@ -176,6 +176,8 @@ def test_nothing_links_by_name(client, gdy, writer):
     assert link(client, other, {"Ann": ann.public_id}).status_code == 303
     assert person_of(other, "Ann").id == ann.id
     assert client.get(f"/p/{ann.public_id}").get_data(as_text=True).count('id="session-') == 2
+    assert client.post(f"/t/{other.public_id}/people", data={}).status_code == 303  # no select sent: kept
+    assert person_of(other, "Ann").id == ann.id
     assert link(client, other, {"Ann": ""}).status_code == 303  # unlinked again
     assert person_of(other, "Ann") is None
 
