@@ -102,6 +102,7 @@ class Player(db.Model):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     seat: Mapped[int] = mapped_column(Integer)  # 0…n−1, counter-clockwise play order
     name: Mapped[str] = mapped_column(String(40))
+    person_id: Mapped[Optional[int]] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"), index=True)
 
     table: Mapped[Table] = relationship(back_populates="players")
 
@@ -195,3 +196,19 @@ class RateBucket(db.Model):
     key: Mapped[str] = mapped_column(String(120), primary_key=True)  # "bucket:address"
     window_start: Mapped[int] = mapped_column(BigInteger)  # epoch seconds, a multiple of the window
     count: Mapped[int] = mapped_column(Integer)
+
+
+class Person(db.Model):
+    """One person across this server's tables. Players are linked to a person explicitly (a phone
+    that may record at the table chooses), never by guessing from names; see companion/people.py.
+    Not exported with a table: people belong to this server."""
+
+    __tablename__ = "people"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<Person {self.public_id} {self.name!r}>"

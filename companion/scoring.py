@@ -518,6 +518,13 @@ def _lock(table: Table, *, new_hand: bool = False, closed_ok: bool = False) -> N
         check_open(table)
 
 
+def lock_table(table: Table) -> None:
+    """For another service's change to a table's rows that is not a hand (e.g. linking players to
+    people, also at an archived table): serialise it with the table's other writers (the caller
+    commits or rolls back)."""
+    _lock(table, closed_ok=True)
+
+
 def check_open(table: Table) -> None:
     """Raise a ScoringError when the table is archived or deleted (it takes no hands or corrections)."""
     if table.deleted_at is not None:
@@ -771,14 +778,19 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
 
 
 def points_and_money(table: Table) -> dict[int, tuple[int, Decimal]]:
-    """{player id: (points, money)} over the active hands: ONE SQL aggregate, grouped by player and
-    by the stake the hands were played at (a handful of rows), each group's points × its stake
-    added up exactly in decimals. The one place money is computed."""
+    """{player id: (points, money)} of the table's players: see :func:`player_totals`."""
+    return player_totals(Hand.table_id == table.id)
+
+
+def player_totals(*where) -> dict[int, tuple[int, Decimal]]:
+    """{player id: (points, money)} over the active hands matching ``where``: ONE SQL aggregate,
+    grouped by player and by the stake the hands were played at (a handful of rows), each group's
+    points × its stake added up exactly in decimals. The one place money is computed."""
     totals: dict[int, tuple[int, Decimal]] = {}
     for player_id, stake, points in db.session.execute(
             select(HandDelta.player_id, Hand.stake_text, func.sum(HandDelta.points))
             .join(Hand, Hand.id == HandDelta.hand_id)
-            .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+            .where(Hand.status == ACTIVE, *where)
             .group_by(HandDelta.player_id, Hand.stake_text)):
         old_points, old_money = totals.get(player_id, (0, Decimal(0)))
         totals[player_id] = (old_points + int(points), old_money + Decimal(stake or "0") * int(points))

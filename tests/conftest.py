@@ -20,7 +20,7 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets")
+TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets", "people")
 _pg_ready = False
 
 

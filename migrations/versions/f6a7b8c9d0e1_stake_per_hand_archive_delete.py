@@ -23,8 +23,8 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("deleted_at")
-        batch.drop_column("archived_at")
-    with op.batch_alter_table("hands") as batch:
-        batch.drop_column("stake")
+    # In place (ALTER TABLE … DROP COLUMN, SQLite 3.35+): a batch copy of ``tables`` or ``hands`` would
+    # cascade-delete their players, hands and deltas on SQLite with foreign keys on.
+    op.drop_column("tables", "deleted_at")
+    op.drop_column("tables", "archived_at")
+    op.drop_column("hands", "stake")

@@ -236,6 +236,15 @@ def request_for(draw, tables, csrf=""):
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
                  None, {}),
+        lambda: ("GET", "/tables?" + urlencode({"q": draw(junk_text | st.sampled_from(["%", "_", "\\", "Ann"])),
+                                                "page": draw(st.integers(-2, 5) | junk_text)}), None, {}),
+        lambda: ("GET", f"/t/{pid}/people", None, {}),
+        lambda: ("POST", f"/t/{pid}/people",  # link players: a person's id, a new person, none or junk
+                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),
+                            **{f"player_{i}": draw(junk_text | st.sampled_from(["new", "", "A" * 22]))
+                               for i in range(draw(st.integers(0, 5)))}}),
+                 {"Content-Type": "application/x-www-form-urlencoded"}),
+        lambda: ("GET", f"/p/{quote(draw(junk_text | st.just('A' * 22)), safe='', errors='surrogatepass')}", None, {}),
         lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
                  None, {}),
     ]

@@ -80,12 +80,17 @@ def test_every_page_is_fully_translated(client, app, lang):
         scoring.record_hand(dg, {"banker": "Li", "partner": "Zhang", "order": ["Li", "Wang", "Zhang"],
                                  "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
         tables = [(t.public_id, access.edit_token(t)) for t in (gdy, dg)]
+        from companion import people
+
+        people.link_players(gdy, {gdy.players[0].id: people.NEW}, offered_from=[gdy.id])
+        person = people.current_links(gdy)[gdy.players[0].id].public_id
     paths = ["/", "/new/gandengyan", "/new/dagong"]
     for public_id, key in tables:
         client.post(f"/t/{public_id}/join?lang={lang}", data={"key": key})  # the flash is in the phone's language
         base = f"/t/{public_id}"
         paths += [base, f"{base}/record", f"{base}/hands/1", f"{base}/hands/1/edit", f"{base}/history",
-                  f"{base}/sheet", f"{base}/summary", f"{base}/settle", f"{base}/export"]
+                  f"{base}/sheet", f"{base}/summary", f"{base}/settle", f"{base}/export", f"{base}/people"]
+    paths += ["/tables", f"/p/{person}"]
     left = {}
     for path in paths:
         html = client.get(f"{path}?lang={lang}").get_data(as_text=True)
