@@ -273,8 +273,9 @@ def summary(table: Table):
 @bp.get("/t/<public_id>/settle")
 @table_view()
 def settle(table: Table):
-    return render_template("review/settle.html", table=table, standings=review.standings(table),
-                           **_settle_context(table))
+    standings = review.standings(table)
+    return render_template("review/settle.html", table=table, standings=standings,
+                           **_settle_context(table, standings))
 
 
 # --------------------------------------------------------------------------------------------
