@@ -382,20 +382,13 @@ def update_table(table: Table, *, name=None, currency=None, notes=None, stake=No
         changes["notes"] = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
     if stake is not None:
         changes["stake_text"] = stake_text(parse_stake(stake))
-    try:
-        _lock(table)
-        for key, value in changes.items():
-            setattr(table, key, value)
-        _commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return table
+    return _set_table(table, closed_ok=False, **changes)
 
 
-def _set_closed(table: Table, **values) -> Table:
+def _set_table(table: Table, *, closed_ok: bool, **values) -> Table:
+    """Change columns of the table row, in one transaction after its lock (see :func:`_lock`)."""
     try:
-        _lock(table, closed_ok=True)
+        _lock(table, closed_ok=closed_ok)
         for key, value in values.items():
             setattr(table, key, value)
         _commit()
@@ -409,21 +402,21 @@ def archive_table(table: Table) -> Table:
     """Close the table: kept and shown (standings, review, export) but it takes no hands until restored."""
     if table.deleted_at is not None:
         check_open(table)
-    return table if table.archived_at else _set_closed(table, archived_at=utcnow())
+    return table if table.archived_at else _set_table(table, closed_ok=True, archived_at=utcnow())
 
 
 def unarchive_table(table: Table) -> Table:
     """Open an archived table again."""
     if table.deleted_at is not None:
         check_open(table)
-    return _set_closed(table, archived_at=None) if table.archived_at else table
+    return _set_table(table, closed_ok=True, archived_at=None) if table.archived_at else table
 
 
 def delete_table(table: Table) -> Table:
     """Delete the table: hidden at once, gone for good after ``DELETE_UNDO_SECONDS`` (undo with
     :func:`undelete_table` until then). Tables whose window has passed are purged now."""
     purge_deleted()
-    return table if table.deleted_at else _set_closed(table, deleted_at=utcnow())
+    return table if table.deleted_at else _set_table(table, closed_ok=True, deleted_at=utcnow())
 
 
 def undelete_table(table: Table) -> Table:
@@ -433,7 +426,7 @@ def undelete_table(table: Table) -> Table:
     if undelete_deadline(table) <= utcnow():
         raise NotFound(N_("This table was deleted for good; it can no longer be brought back."),
                        code="table_gone", field="table")
-    return _set_closed(table, deleted_at=None)
+    return _set_table(table, closed_ok=True, deleted_at=None)
 
 
 def undelete_deadline(table: Table):
