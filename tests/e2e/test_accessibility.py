@@ -6,7 +6,9 @@ import os
 import pytest
 from playwright.sync_api import Page
 
-from companion import access, scoring
+from companion import access, people, scoring
+from companion.extensions import db
+from companion.models import Person
 
 AXE = os.path.join(os.path.dirname(__file__), "vendor", "axe-4.12.1.min.js")
 
@@ -27,13 +29,16 @@ def pages(live_server):
                                   first_dealer="Li")
         scoring.record_hand(dg, {"banker": "Li", "partner": "Zhang", "order": ["Li", "Wang", "Zhang"],
                                  "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
-        paths = ["/", "/new/gandengyan", "/new/dagong"]
+        people.link_players(gdy, {gdy.players[0].id: "new"}, offered_from=[gdy.id])
+        person = gdy.players[0].person_id
+        paths = ["/", "/new/gandengyan", "/new/dagong", "/tables",
+                 f"/p/{db.session.get(Person, person).public_id}"]
         keys = []
         for table in (gdy, dg):
             t = f"/t/{table.public_id}"
             keys.append(f"{t}#key={access.edit_token(table)}")
             paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
-                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings"]
+                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings", f"{t}/people"]
     return keys, paths
 
 
