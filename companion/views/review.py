@@ -71,6 +71,18 @@ def sheet(table: Table):
 CHART_ID = "running-totals"
 
 
+def whole_ticks(values: list[int], most: int = 8) -> list[int]:
+    """Points are whole numbers: at most ``most`` + 1 ticks, a round step apart (1, 2, 5, 10, 20 …),
+    covering every value and 0 (pygal's own choice shows 0.2, 0.4 … on a small range)."""
+    low, high = min(values + [0]), max(values + [0])
+    scale, step = 1, 1
+    while (high - low) / step > most:
+        step = next((f * scale for f in (2, 5, 10) if (high - low) / (f * scale) <= most), 10 * scale)
+        scale *= 10
+    start = (low // step) * step
+    return list(range(start, -(-high // step) * step + 1, step))
+
+
 def _pygal_chart(numbers: list[int], series: dict[str, list[int]], *, x_title: str, y_title: str) -> ET.Element:
     """pygal's drawing of the running totals, parsed (its own ``<style>`` still inside)."""
     import pygal
@@ -88,6 +100,7 @@ def _pygal_chart(numbers: list[int], series: dict[str, list[int]], *, x_title: s
                        show_minor_x_labels=False, x_labels_major_count=6, truncate_label=-1,
                        margin=8, margin_bottom=20, spacing=8, disable_xml_declaration=True, no_prefix=False)
     chart.x_labels = [str(n) for n in numbers]
+    chart.y_labels = whole_ticks([v for values in series.values() for v in values])
     for i, (name, values) in enumerate(series.items()):
         dash = DASHES[i % len(DASHES)]
         chart.add(name, values, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})

@@ -7,6 +7,8 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import event, select
 
 from companion import access, review, scoring
@@ -579,3 +581,16 @@ def test_review_layers():
                 or any(part in m for part in ("companion.views", "companion.forms", "companion.cli"))}
     views = (root / "views" / "review.py").read_text()
     assert "select(" not in views and "db.session" not in views and "sqlalchemy" not in views
+
+
+@given(st.lists(st.integers(-10**9, 10**9), min_size=1, max_size=30))
+def test_chart_ticks_are_whole_round_and_cover_every_value(values):
+    from companion.views.review import whole_ticks
+
+    ticks = whole_ticks(values)
+    assert all(isinstance(t, int) for t in ticks) and 0 in ticks
+    assert ticks[0] <= min(values) and ticks[-1] >= max(values)
+    steps = {b - a for a, b in zip(ticks, ticks[1:])}
+    assert len(steps) <= 1 and len(ticks) <= 11
+    step = steps.pop() if steps else 1
+    assert str(step).strip("0") in ("1", "2", "5")  # 1, 2, 5, 10, 20, 50 …
