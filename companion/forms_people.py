@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
-from wtforms import SelectChoice, SelectField
+from flask_babel import lazy_gettext as _l
+from wtforms import SelectChoice, SelectField, StringField
 
 from .models import Table
+from .scoring import PLAYER_NAME_MAX
 from .people import NEW, Offer
 
 
@@ -48,3 +50,9 @@ def link_players_form(table: Table, offers: list[Offer], current: dict[int, str]
         names.append(f"player_{p.seat}")
     Form._player_names = names
     return Form(formdata=formdata)
+
+
+class PersonNameForm(FlaskForm):
+    """Rename a person (companion.people.rename_person judges the name)."""
+
+    name = StringField(_l("Name"), render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX, "required": True})

@@ -83,6 +83,19 @@ def people_for_tables(table_ids: Iterable[int]) -> list[Offer]:
     return list(offers.values())
 
 
+def rename_person(person: Person, name: Any) -> Person:
+    """Give a person another name (a typo, a nickname); the players keep the names their tables use.
+    Refused with a ScoringError (field ``name``), nothing changed, for an empty or too long name."""
+    clean = scoring.clean_person_name(name)
+    try:
+        person.name = clean
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return person
+
+
 def get_person(public_id: Any) -> Person | None:
     if not isinstance(public_id, str) or not 10 <= len(public_id) <= 32:
         return None

@@ -256,6 +256,9 @@ def _text_error(what: str, problem: str, field: str, **params) -> ScoringError:
         ("player", "required"): lambda: N_("Player {n} needs a name.", n=n),
         ("player", "too_long"): lambda: N_("Player {n}'s name is too long: at most {maximum} characters, not "
                                            "{length}.", n=n, maximum=maximum, length=length),
+        ("person", "required"): lambda: N_("The person needs a name."),
+        ("person", "too_long"): lambda: N_("The name is too long: at most {maximum} characters, not {length}.",
+                                           maximum=maximum, length=length),
         ("currency", "too_long"): lambda: N_("The currency label is too long: at most {maximum} characters.",
                                              maximum=maximum),
         ("notes", "too_long"): lambda: N_("The notes are too long: at most {maximum} characters.", maximum=maximum),
@@ -291,6 +294,11 @@ def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: s
     if len(value) > maximum:
         raise _text_error(what, "too_long", field, n=n, maximum=maximum, length=len(value))
     return value
+
+
+def clean_person_name(value: Any) -> str:
+    """A person's name (companion/people.py), judged as a player's name is."""
+    return _clean_text(value, "name", PLAYER_NAME_MAX, required=True, what="person")
 
 
 def parse_stake(stake: Any) -> Decimal:
@@ -521,7 +529,7 @@ def lock_table(table: Table) -> None:
 def check_open(table: Table) -> None:
     """Raise a ScoringError when the table is archived or deleted (it takes no hands or corrections)."""
     if table.deleted_at is not None:
-        raise ScoringError(N_("This table was deleted; undo the deletion to change it."),
+        raise ScoringError(N_("This table was deleted; bring it back to change it."),
                            code="table_deleted", field="table")
     if table.archived_at is not None:
         raise ScoringError(N_("This table is archived; restore it to record or correct hands."),

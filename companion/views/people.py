@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from .. import people, scoring
 from ..engine.common import EngineError
-from ..forms_people import link_players_form
+from ..forms_people import PersonNameForm, link_players_form
 from ..models import Table
 from .review import _signed, running_totals_svg  # the review chart's drawing and signs
 from .tables import GAME_NAMES, engine_message, format_money, has_right, remembered, table_view
@@ -93,18 +93,38 @@ def _trend_svg(page: people.PersonPage, game_names: dict):
                               x_title=_("Table"), y_title=_("Points"))
 
 
-@bp.get("/p/<public_id>")
-def person(public_id: str):
+def _visible_person(public_id: str):
+    """The person, if linked at one of this phone's tables: anyone else's page is "not found" here."""
     found = people.get_person(public_id)
-    own = own_table_ids()
-    # only the people linked at this phone's tables: anyone else's page is "not found" here
-    if found is None or found.public_id not in {o.public_id for o in people.people_for_tables(own)}:
+    if found is None or found.public_id not in {o.public_id for o in people.people_for_tables(own_table_ids())}:
         abort(404)
+    return found
+
+
+@bp.get("/p/<public_id>")
+def person(public_id: str, form=None, status: int = 200):
+    found = _visible_person(public_id)
     page = people.person_page(found)
     money_totals = [(label, format_money(value, SimpleNamespace(currency=label)))
                     for label, value in sorted(page.money.items())]
     return render_template("people/person.html", page=page, person=found, money_totals=money_totals,
-                           svg=_trend_svg(page, GAME_NAMES))
+                           svg=_trend_svg(page, GAME_NAMES),
+                           name_form=form or PersonNameForm(data={"name": found.name})), status
+
+
+@bp.post("/p/<public_id>/name")
+def rename(public_id: str):
+    found = _visible_person(public_id)
+    form = PersonNameForm()
+    if not form.validate():
+        abort(400)
+    try:
+        people.rename_person(found, form.name.data)
+    except EngineError as error:
+        form.name.errors = [engine_message(error)]
+        return person(public_id, form=form, status=400)
+    flash(_("Saved."))
+    return redirect(url_for("people.person", public_id=found.public_id))
 
 
 # --------------------------------------------------------------------------------------------

@@ -274,3 +274,29 @@ def test_the_new_pages_answer_junk_without_a_server_error(client, gdy, writer):
         assert link(client, gdy, {"Ann": value}).status_code < 500
     assert client.post(f"/t/{gdy.public_id}/people", data={"player_99": "new"}).status_code < 500
     assert client.get("/t/nope/people").status_code == 404
+
+
+def test_a_person_can_be_renamed_and_a_bad_name_changes_nothing(client, gdy, writer):
+    writer(gdy)
+    assert link(client, gdy, {"Ann": "new"}).status_code in (302, 303)
+    ann = person_of(gdy, "Ann")
+    page = f"/p/{ann.public_id}"
+    assert client.post(f"{page}/name", data={"name": "  Ann  Lee "}).status_code == 302
+    db.session.expire_all()
+    assert db.session.get(Person, ann.id).name == "Ann Lee"
+    assert player(gdy, "Ann").name == "Ann"  # the table keeps its own name
+    for bad in ("", "x" * 41, "A\u202eB"):
+        answer = client.post(f"{page}/name", data={"name": bad})
+        assert answer.status_code == 400 and 'id="name-error"' in answer.get_data(as_text=True), bad
+        db.session.expire_all()
+        assert db.session.get(Person, ann.id).name == "Ann Lee"
+
+
+def test_a_phone_that_does_not_know_the_person_cannot_rename_them(app, client, gdy, writer):
+    writer(gdy)
+    link(client, gdy, {"Ann": "new"})
+    ann = person_of(gdy, "Ann")
+    stranger = app.test_client()
+    assert stranger.post(f"/p/{ann.public_id}/name", data={"name": "Mallory"}).status_code == 404
+    db.session.expire_all()
+    assert db.session.get(Person, ann.id).name == "Ann"
