@@ -21,7 +21,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from sqlalchemy import desc, func, select, union
+from sqlalchemy import delete, desc, func, select, union
 
 from .engine.common import N_
 from .extensions import db
@@ -170,7 +170,7 @@ def _apply_links(table: Table, players: dict[int, Player], wanted: dict[int, Any
         seen[person] = player_id
     by_public_id = {p.public_id: p for p in db.session.scalars(
         select(Person).where(Person.public_id.in_([v for v in final.values() if isinstance(v, str)])))}
-    changed = 0
+    changed, left = 0, set()
     for player_id, player in players.items():
         value = final.get(player_id)
         if isinstance(value, tuple):  # a new person, named as the player
@@ -181,8 +181,14 @@ def _apply_links(table: Table, players: dict[int, Player], wanted: dict[int, Any
         else:
             target = by_public_id[value].id if value else None
         if player.person_id != target:
+            if player.person_id is not None:
+                left.add(player.person_id)
             player.person_id = target
             changed += 1
+    if left:  # a person no player is linked to any more is nobody's: removed, not left unseen
+        db.session.flush()
+        linked = select(Player.id).where(Player.person_id == Person.id).exists()
+        db.session.execute(delete(Person).where(Person.id.in_(left), ~linked))
     return changed
 
 

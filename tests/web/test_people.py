@@ -300,3 +300,17 @@ def test_a_phone_that_does_not_know_the_person_cannot_rename_them(app, client, g
     assert stranger.post(f"/p/{ann.public_id}/name", data={"name": "Mallory"}).status_code == 404
     db.session.expire_all()
     assert db.session.get(Person, ann.id).name == "Ann"
+
+
+def test_a_person_nobody_is_linked_to_any_more_is_removed(client, gdy, writer):
+    writer(gdy)
+    sat = saturday()
+    writer(sat)
+    link(client, gdy, {"Ann": "new", "Bo": "new"})
+    ann, bo = person_of(gdy, "Ann"), person_of(gdy, "Bo")
+    link(client, sat, {"Anna": ann.public_id})
+    assert link(client, gdy, {"Ann": "", "Bo": ""}).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Person, bo.id) is None  # linked nowhere: gone
+    assert db.session.get(Person, ann.id) is not None  # still Anna at Saturday: kept
+    assert person_of(sat, "Anna").id == ann.id
