@@ -18,10 +18,17 @@ csrf = CSRFProtect()
 babel = Babel()
 
 
+def _lower(value):
+    return value.lower() if isinstance(value, str) else value
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, connection_record):
     """SQLite: foreign keys on, WAL journal, wait for a lock instead of failing."""
     if type(dbapi_connection).__module__.startswith("sqlite3"):
+        # lower() of every letter, as on PostgreSQL (SQLite's own folds A-Z only): the case-insensitive
+        # searches (ILIKE is lower() LIKE lower() here) then find "Élodie" from "élodie".
+        dbapi_connection.create_function("lower", 1, _lower, deterministic=True)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")

@@ -318,8 +318,8 @@ def search_tables(table_ids: Iterable[int], query: Any = "", page: int = 1, per_
     hands and leader(s). Three queries (the page with the count, its players' totals), whatever the
     number of tables.
 
-    Case: ``ILIKE`` (SQLite: ``lower() LIKE lower()``), which folds every letter on PostgreSQL and only
-    A–Z on SQLite."""
+    Case: ``ILIKE`` (SQLite: ``lower() LIKE lower()``), which folds every letter on both databases
+    (SQLite's ``lower`` is Python's: see companion/extensions.py)."""
     ids = _ids(table_ids)
     text = normalise_query(query)
     per_page = max(1, int(per_page))

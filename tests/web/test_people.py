@@ -314,3 +314,15 @@ def test_a_person_nobody_is_linked_to_any_more_is_removed(client, gdy, writer):
     assert db.session.get(Person, bo.id) is None  # linked nowhere: gone
     assert db.session.get(Person, ann.id) is not None  # still Anna at Saturday: kept
     assert person_of(sat, "Anna").id == ann.id
+
+
+def test_search_ignores_case_in_every_alphabet(client, ctx, writer):
+    """Not only A–Z, on both databases: "élodie" finds "Élodie", "ΣΟΦ" finds "Σοφια"; "ELODIE" finds only "Elodie"."""
+    accents = scoring.create_table(game="gandengyan", name="Accents", players=["Élodie", "Σοφια", "Bo"])
+    plain = scoring.create_table(game="gandengyan", name="Plain", players=["Elodie", "Sofia", "Bo"])
+    writer(accents)
+    writer(plain)
+    ids = [accents.id, plain.id]
+    assert [t.name for t in people.search_tables(ids, "élodie").rows] == ["Accents"]
+    assert [t.name for t in people.search_tables(ids, "ΣΟΦ").rows] == ["Accents"]
+    assert [t.name for t in people.search_tables(ids, "ELODIE").rows] == ["Plain"]  # É is not E
