@@ -101,12 +101,17 @@ def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | No
                            message=engine_message(error)), 409
 
 
+def _closed(table: Table):
+    """A form on an archived table could save nothing: say so before any typing (the table page)."""
+    flash(_("This table is archived; restore it to record or correct hands."))
+    return redirect(url_for("tables.show", public_id=table.public_id))
+
+
 @bp.route("/t/<public_id>/record", methods=["GET", "POST"])
 @table_view(write=True)
 def record(table: Table):
-    if request.method == "GET" and table.archived:  # nothing could be saved: say so before any typing
-        flash(_("This table is archived; restore it to record or correct hands."))
-        return redirect(url_for("tables.show", public_id=table.public_id))
+    if request.method == "GET" and table.archived:
+        return _closed(table)
     if request.method == "GET":
         dealer = scoring.current_dealer(table)
         data = {"dealer": dealer or ""} if table.game == "gandengyan" else {"banker": dealer or ""}
@@ -174,6 +179,8 @@ def show(table: Table, number: int):
 @table_view(write=True)
 def edit(table: Table, number: int):
     hand = _hand(table, number)
+    if request.method == "GET" and table.archived:
+        return _closed(table)
     if request.method == "GET":
         form = _form(table, data=facts_to_data(table, hand.facts))
         form.revision.data = str(hand.revision)

@@ -134,6 +134,9 @@ def test_an_archived_table_takes_no_hands_until_restored(client, gdy, writer):
     page = client.get(f"/t/{gdy.public_id}")
     assert 'id="archived"' in page.get_data(as_text=True) and 'id="record"' not in page.get_data(as_text=True)
     assert client.get(f"/t/{gdy.public_id}/record").status_code == 302
+    assert client.get(f"/t/{gdy.public_id}/hands/1/edit").status_code == 302
+    hand_page = client.get(f"/t/{gdy.public_id}/hands/1").get_data(as_text=True)
+    assert 'id="edit"' not in hand_page and 'id="void"' not in hand_page and 'id="next-hand"' not in hand_page
     before = counts()
     try:
         record(gdy, 2)
@@ -145,6 +148,8 @@ def test_an_archived_table_takes_no_hands_until_restored(client, gdy, writer):
     assert client.post(f"/t/{gdy.public_id}/unarchive").status_code == 302
     record(gdy, 2)  # the twin: restored, it records again
     assert scoring.hand_counts(gdy) == (2, 2)
+    assert client.get(f"/t/{gdy.public_id}/hands/1/edit").status_code == 200
+    assert 'id="edit"' in client.get(f"/t/{gdy.public_id}/hands/1").get_data(as_text=True)
 
 
 # --- delete, with an undo window -----------------------------------------------------------------
