@@ -1,13 +1,12 @@
 """People across tables on a phone (390×844): link Ann at two tables, open her page, search the past
 tables by a name. Screenshots of the person page in English, Chinese and Arabic under
 tests/e2e/artifacts/ (git-ignored; CI keeps them)."""
-import pathlib
-
 from playwright.sync_api import Page, expect
 
 from companion import access, scoring
 
-ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+from e2e_helpers import screenshots_in_languages
+
 
 
 def test_link_a_player_at_two_tables_and_follow_her_across_them(page: Page, live_server):
@@ -43,12 +42,7 @@ def test_link_a_player_at_two_tables_and_follow_her_across_them(page: Page, live
     expect(page.locator("#person-totals")).to_contain_text("−1")
     expect(page.locator("#money-totals")).to_contain_text("−5 ¥")
     expect(page.locator("#chart svg")).to_be_visible()
-    person_url = page.url
-    ARTIFACTS.mkdir(exist_ok=True)
-    for lang in ("en", "zh", "ar"):
-        page.goto(f"{person_url}?lang={lang}")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
-        page.screenshot(path=str(ARTIFACTS / f"person-{lang}.png"), full_page=True)
+    screenshots_in_languages(page, page.url, "person")
 
     # Past tables: a part of a name finds exactly the tables it is in.
     page.goto(f"{live_server}/tables?lang=en")

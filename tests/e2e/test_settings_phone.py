@@ -1,13 +1,12 @@
 """Managing a table on a phone (390×844): double the stake from the next hand, archive and restore,
 delete and bring it back from the start page. Screenshots of the settings page in English, Chinese and
 Arabic under tests/e2e/artifacts/ (git-ignored; CI keeps them)."""
-import pathlib
-
 from playwright.sync_api import Page, expect
 
 from companion import access, scoring
 
-ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+from e2e_helpers import screenshots_in_languages
+
 FACTS = {"winner": "Ann", "losers": {"李小龙": {"cards": 2}, "Bo": {"cards": 1}}}  # Ann +3
 
 
@@ -67,9 +66,5 @@ def test_manage_a_table_on_a_phone(page: Page, live_server):
     page.locator("#deleted-tables button").click()
     expect(page.locator("#record")).to_be_visible()
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    for lang in ("en", "zh", "ar"):
-        page.goto(f"{base}/settings?lang={lang}")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390, lang
-        page.screenshot(path=str(ARTIFACTS / f"settings-{lang}.png"), full_page=True)
+    screenshots_in_languages(page, f"{base}/settings", "settings")
     page.goto(f"{live_server}/?lang=en")
