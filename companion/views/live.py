@@ -21,18 +21,13 @@ from markupsafe import Markup
 
 from .. import access, sharing
 from ..models import Table
-from .tables import load_table
+from .tables import load_table, page_number
 
 bp = Blueprint("live", __name__)
 
 
 def etag_for(revision: int) -> str:
     return f"r{revision}"
-
-
-def page_number() -> int:
-    page = request.args.get("page", 1, type=int)  # not a number (or thousands of digits): page 1
-    return page if 0 < page < 10**6 else 1
 
 
 def render_block(template_name: str, block: str, context: dict) -> str:

@@ -3,23 +3,21 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import models  # noqa: F401  (registers the models with the metadata)
 from .. import scoring
-from ..forms import ActionForm, DeviceForm
-from .tables import has_right, remembered
+from ..forms import DeviceForm
+from .tables import has_right, phone_tables, remembered
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
 def index():
-    entries = remembered()
-    found = scoring.tables_by_public_id(e[0] for e in entries)
-    tables = [found[pid] for pid, right in entries if pid in found and has_right(found[pid], right)]
-    rights = dict((pid, right) for pid, right in entries)
+    tables = phone_tables()
+    rights = dict(remembered())
     deleted = [t for t in scoring.recently_deleted(rights) if has_right(t, rights[t.public_id])]
     form = DeviceForm(data={"device": request.cookies.get("device", "")})
     return render_template("index.html", tables=[t for t in tables if not t.archived],
                            archived=[t for t in tables if t.archived], deleted=deleted, device_form=form,
-                           action_form=ActionForm(), minutes_left=scoring.undelete_minutes_left)
+                           minutes_left=scoring.undelete_minutes_left)
 
 
 @bp.post("/device")

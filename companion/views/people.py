@@ -13,26 +13,19 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from .. import people, scoring
+from .. import people
 from ..engine.common import EngineError
 from ..forms_people import PersonNameForm, link_players_form
 from ..models import Table
 from .review import _signed, running_totals_svg  # the review chart's drawing and signs
-from .tables import GAME_NAMES, engine_message, format_money, has_right, remembered, table_view
+from .tables import GAME_NAMES, engine_message, format_money, page_number, phone_tables, table_view
 
 bp = Blueprint("people", __name__)
 
 
 def own_table_ids() -> list[int]:
     """The tables this phone may record at (the start page's list)."""
-    entries = remembered()
-    found = scoring.tables_by_public_id(e[0] for e in entries)
-    return [found[pid].id for pid, right in entries if pid in found and has_right(found[pid], right)]
-
-
-def _page_arg() -> int:
-    page = request.args.get("page", 1, type=int)
-    return page if 0 < page < 10**6 else 1
+    return [t.id for t in phone_tables()]
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,7 +127,7 @@ def rename(public_id: str):
 @bp.get("/tables")
 def past_tables():
     query = request.args.get("q", "")
-    result = people.search_tables(people.visible_table_ids(own_table_ids()), query, _page_arg(),
+    result = people.search_tables(people.visible_table_ids(own_table_ids()), query, page_number(),
                                   people.PER_PAGE)
     if result.page > result.pages:
         abort(404)

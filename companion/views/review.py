@@ -21,6 +21,7 @@ from ..engine import ENGINES
 from ..i18n import tr
 from ..models import Table
 from .tables import format_money as money
+from .tables import page_number
 from .tables import table_view
 
 bp = Blueprint("review", __name__)
@@ -28,11 +29,6 @@ bp = Blueprint("review", __name__)
 # Okabe–Ito: distinguishable with every common colour-vision deficiency; each line also gets its own dash.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 DASHES = ("", "8,4", "2,3", "10,3,2,3", "4,4", "12,2,2,2")
-
-
-def _page_arg() -> int:
-    page = request.args.get("page", 1, type=int)  # not a number (or thousands of digits): page 1
-    return page if 0 < page < 10**6 else 1
 
 
 def _bdi(name: str) -> Markup:
@@ -53,7 +49,7 @@ def unsigned_amount(value: Decimal, table: Table, in_money: bool) -> str:
 @bp.get("/t/<public_id>/sheet")
 @table_view()
 def sheet(table: Table):
-    page = _page_arg()
+    page = page_number()
     per_page = int(current_app.config.get("SHEET_PER_PAGE", review.SHEET_PER_PAGE))
     total = review.hand_total(table)
     pages = max(1, -(-total // per_page))

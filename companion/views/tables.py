@@ -44,6 +44,13 @@ def remember(table: Table) -> None:
     session.permanent = True
 
 
+def phone_tables() -> list[Table]:
+    """The tables this phone may record at, newest first (the start page's list; deleted ones left out)."""
+    entries = remembered()
+    found = scoring.tables_by_public_id(e[0] for e in entries)
+    return [found[pid] for pid, right in entries if pid in found and has_right(found[pid], right)]
+
+
 def forget(table: Table) -> bool:
     """This phone drops ``table`` from its list (and with it the right to record there)."""
     entries = remembered()
@@ -120,6 +127,11 @@ def table_view(write: bool = False, deleted_ok: bool = False):
             return view(table, *args, **kwargs)
         return wrapper
     return decorator
+
+
+def page_number() -> int:
+    page = request.args.get("page", 1, type=int)  # not a number (or thousands of digits): page 1
+    return page if 0 < page < 10**6 else 1
 
 
 def rules_module(table: Table):
@@ -216,8 +228,7 @@ def show(table: Table):
 def table_page(table: Table, *, join_key: str | None = None, join_error: str | None = None, status: int = 200):
     """The table page; for a phone that may not record, the join form (``join_key`` filled in,
     ``join_error`` shown next to it)."""
-    page = request.args.get("page", 1, type=int)
-    page = page if 0 < page < 10**6 else 1
+    page = page_number()
     from .live import live_fragment  # (live.py imports this module)
 
     live = live_fragment(table, page, g.can_edit)  # cached per revision
@@ -283,11 +294,7 @@ def settings(table: Table):
                              notes=form.notes.data or "", stake=form.stake.data or "0")
     except EngineError as error:
         scoring.discard_changes()
-        target = getattr(form, error.field, None) if error.field in ("name", "stake", "currency", "notes") else None
-        if target is not None:
-            target.errors = list(target.errors or []) + [engine_message(error)]
-        else:
-            form.form_errors.append(engine_message(error))
+        _put_error(form, error)
         return _settings_page(table, form=form, status=400)
     if table.stake != old_stake:
         flash(_("Saved. The new stake counts from hand %(number)s on; earlier hands keep theirs.",
