@@ -89,7 +89,7 @@ def rename_person(person: Person, name: Any) -> Person:
     clean = scoring.clean_person_name(name)
     try:
         person.name = clean
-        db.session.commit()
+        scoring.commit()
     except Exception:
         db.session.rollback()
         raise
@@ -141,8 +141,7 @@ def link_players(table: Table, links: Mapping[Any, Any], *, offered_from: Iterab
     except ScoringError:
         db.session.rollback()  # the lock's bump too: nothing changed
         raise
-    db.session.commit()
-    db.session.info["saved"] = True
+    scoring.commit()
     return changed
 
 
@@ -225,19 +224,19 @@ class PersonPage:
 
 def person_page(person: Person) -> PersonPage:
     """Per table the person played (linked): date, hands counted, points and money; totals per game
-    and per currency; the running total per game after each table. ONE SQL aggregate, plus the money
-    (each hand at the stake it was played at: ``scoring.player_totals``)."""
+    and per currency; the running total per game after each table. Two queries: the tables with the
+    hands counted, and the points and money (each hand at the stake it was played at) from
+    ``scoring.player_totals``, the one place both are summed."""
     mine = select(Player.id).where(Player.person_id == person.id)
-    totals = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"),
-                     func.count(HandDelta.id).label("hands"), func.max(Hand.created_at).label("last_at"))
+    totals = (select(HandDelta.player_id.label("player_id"), func.count(HandDelta.id).label("hands"),
+                  func.max(Hand.created_at).label("last_at"))
               .join(Hand, Hand.id == HandDelta.hand_id)
               .where(Hand.status == ACTIVE, HandDelta.player_id.in_(mine))
               .group_by(HandDelta.player_id).subquery("person_totals"))
     rows = db.session.execute(
         select(Player.id.label("player_id"), Table.public_id, Table.name, Table.game, Table.created_at,
                Table.stake_text, Table.currency,
-               Player.name.label("player"), func.coalesce(totals.c.points, 0).label("points"),
-               func.coalesce(totals.c.hands, 0).label("hands"), totals.c.last_at)
+               Player.name.label("player"), func.coalesce(totals.c.hands, 0).label("hands"), totals.c.last_at)
         .select_from(Player).join(Table, Table.id == Player.table_id)
         .outerjoin(totals, totals.c.player_id == Player.id)
         .where(Player.person_id == person.id)
@@ -246,16 +245,16 @@ def person_page(person: Person) -> PersonPage:
     points: dict[str, int] = {}
     money: dict[str, Decimal] = defaultdict(Decimal)
     hands: dict[str, int] = {}
-    worths = scoring.player_totals(HandDelta.player_id.in_(mine))
+    worths = scoring.player_totals(HandDelta.player_id.in_(mine))  # (points, money) per player
     for r in rows:
-        paid = worths.get(r.player_id, (0, Decimal(0)))[1]
+        won, paid = worths.get(r.player_id, (0, Decimal(0)))
         worth = paid if paid or Decimal(r.stake_text or "0") else None  # None: a table for points only
-        points[r.game] = points.get(r.game, 0) + int(r.points)
+        points[r.game] = points.get(r.game, 0) + won
         hands[r.game] = hands.get(r.game, 0) + int(r.hands)
         if worth is not None:
             money[r.currency] += worth
         sessions.append(Session(r.public_id, r.name, r.game, r.created_at, r.last_at, r.player, int(r.hands),
-                                int(r.points), worth, r.currency, points[r.game]))
+                                won, worth, r.currency, points[r.game]))
     return PersonPage(person, sessions, points, dict(money), hands, list(points))
 
 
@@ -315,8 +314,8 @@ def _like(text: str) -> str:
 def search_tables(table_ids: Iterable[int], query: Any = "", page: int = 1, per_page: int = PER_PAGE) -> SearchPage:
     """Among ``table_ids``, the tables with a player whose name contains ``query`` (case-insensitive;
     every table when it is empty), newest first, one page: each with its date, game, players, active
-    hands and leader(s). Three queries (the page with the count, its players' totals), whatever the
-    number of tables.
+    hands and leader(s). Three queries (the page with the count, its players, their totals through
+    ``scoring.player_totals``), whatever the number of tables.
 
     Case: ``ILIKE`` (SQLite: ``lower() LIKE lower()``), which folds every letter on both databases
     (SQLite's ``lower`` is Python's: see companion/extensions.py)."""
@@ -345,21 +344,17 @@ def search_tables(table_ids: Iterable[int], query: Any = "", page: int = 1, per_
         total = int(db.session.scalar(select(func.count(Table.id)).where(*where)) or 0)
     rows = {r.id: TableRow(r.public_id, r.name, r.game, r.created_at, int(r.hands)) for r in found}
     if rows:
-        sums = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"))
-                .join(Hand, Hand.id == HandDelta.hand_id)
-                .where(Hand.table_id.in_(list(rows)), Hand.status == ACTIVE)
-                .group_by(HandDelta.player_id).subquery("search_points"))
+        totals = scoring.player_totals(Hand.table_id.in_(list(rows)))  # the one points aggregate
         players = db.session.execute(
-            select(Player.table_id, Player.name, func.coalesce(sums.c.points, 0).label("points"))
-            .outerjoin(sums, sums.c.player_id == Player.id)
+            select(Player.id, Player.table_id, Player.name)
             .where(Player.table_id.in_(list(rows))).order_by(Player.table_id, Player.seat)).all()
-        by_table: dict[int, list] = defaultdict(list)
+        by_table: dict[int, list[tuple[str, int]]] = defaultdict(list)
         for p in players:
             rows[p.table_id].players.append(p.name)
-            by_table[p.table_id].append(p)
+            by_table[p.table_id].append((p.name, totals.get(p.id, (0, 0))[0]))
         for table_id, row in rows.items():
             if row.hands and by_table[table_id]:
-                best = max(int(p.points) for p in by_table[table_id])
-                row.leaders = [Leader(p.name, best) for p in by_table[table_id] if int(p.points) == best]
+                best = max(points for _name, points in by_table[table_id])
+                row.leaders = [Leader(name, best) for name, points in by_table[table_id] if points == best]
     pages = max(1, -(-total // per_page))
     return SearchPage(list(rows.values()), total, page, pages, text)

@@ -491,6 +491,9 @@ def _commit() -> None:
     db.session.info["saved"] = True
 
 
+commit = _commit  # for the other services (companion/people.py): the same bookkeeping
+
+
 def start_request() -> None:
     """Run before each request: nothing saved yet (the session may outlive one request in tests)."""
     db.session.info.pop("saved", None)
