@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from datetime import timezone
+from datetime import timedelta, timezone
 from decimal import Decimal
 from typing import Any, Iterable, NamedTuple
 
@@ -378,9 +378,13 @@ def get_table(public_id: str) -> Table | None:
     return table
 
 
-def update_table(table: Table, *, name=None, currency=None, notes=None, stake=None) -> Table:
-    """Change a table's name, currency label, notes or stake (None: keep). A new stake applies from
-    the next hand on: every hand keeps the stake it was played at. Refused while archived or deleted."""
+def update_table(table: Table, *, name=None, currency=None, notes=None, stake=None, archived=None,
+                 deleted=None) -> Table:
+    """Change a table, in ONE transaction: name, currency label, notes, stake (None: keep; a new stake
+    applies from the next hand on, every hand keeps the stake it was played at); ``archived`` /
+    ``deleted`` True closes it, False opens it again (a deleted table only within its undo window).
+    Everything is checked before anything is written: an edit of a table that stays archived or
+    deleted, a bad value or a deletion past its window changes nothing."""
     changes = {}
     if name is not None:
         changes["name"] = _clean_text(name, "name", NAME_MAX, required=True, what="name")
@@ -390,15 +394,27 @@ def update_table(table: Table, *, name=None, currency=None, notes=None, stake=No
         changes["notes"] = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
     if stake is not None:
         changes["stake_text"] = stake_text(parse_stake(stake))
-    return _set_table(table, closed_ok=False, **changes)
-
-
-def _set_table(table: Table, *, closed_ok: bool, **values) -> Table:
-    """Change columns of the table row, in one transaction after its lock (see :func:`_lock`)."""
+    if deleted is True:
+        purge_deleted()  # the tables whose undo window has passed go now
     try:
-        _lock(table, closed_ok=closed_ok)
-        for key, value in values.items():
+        _lock(table, closed_ok=True)
+        if deleted is False and table.deleted_at is not None:
+            if undelete_deadline(table) <= utcnow():
+                raise NotFound(N_("This table was deleted for good; it can no longer be brought back."),
+                               code="table_gone", field="table")
+            table.deleted_at = None
+        if (changes or archived is not None) and table.deleted_at is not None:
+            check_open(table)  # deleted (and not brought back by this request): nothing else changes
+        if archived is False:
+            table.archived_at = None
+        if changes:
+            check_open(table)  # archived (and not restored by this request)
+        for key, value in changes.items():
             setattr(table, key, value)
+        if archived is True and table.archived_at is None:
+            table.archived_at = utcnow()
+        if deleted is True and table.deleted_at is None:
+            table.deleted_at = utcnow()
         _commit()
     except Exception:
         db.session.rollback()
@@ -408,41 +424,29 @@ def _set_table(table: Table, *, closed_ok: bool, **values) -> Table:
 
 def archive_table(table: Table) -> Table:
     """Close the table: kept and shown (standings, review, export) but it takes no hands until restored."""
-    if table.deleted_at is not None:
-        check_open(table)
-    return table if table.archived_at else _set_table(table, closed_ok=True, archived_at=utcnow())
+    return update_table(table, archived=True)
 
 
 def unarchive_table(table: Table) -> Table:
     """Open an archived table again."""
-    if table.deleted_at is not None:
-        check_open(table)
-    return _set_table(table, closed_ok=True, archived_at=None) if table.archived_at else table
+    return update_table(table, archived=False)
 
 
 def delete_table(table: Table) -> Table:
     """Delete the table: hidden at once, gone for good after ``DELETE_UNDO_SECONDS`` (undo with
     :func:`undelete_table` until then). Tables whose window has passed are purged now."""
-    purge_deleted()
-    return table if table.deleted_at else _set_table(table, closed_ok=True, deleted_at=utcnow())
+    return update_table(table, deleted=True)
 
 
 def undelete_table(table: Table) -> Table:
     """Bring a deleted table back (within the undo window; after it, the table is gone)."""
-    if table.deleted_at is None:
-        return table
-    if undelete_deadline(table) <= utcnow():
-        raise NotFound(N_("This table was deleted for good; it can no longer be brought back."),
-                       code="table_gone", field="table")
-    return _set_table(table, closed_ok=True, deleted_at=None)
+    return update_table(table, deleted=False)
 
 
 def undelete_deadline(table: Table):
     """When a deleted table goes for good (None: not deleted)."""
     if table.deleted_at is None:
         return None
-    from datetime import timedelta
-
     deleted = table.deleted_at if table.deleted_at.tzinfo else table.deleted_at.replace(tzinfo=timezone.utc)
     return deleted + timedelta(seconds=DELETE_UNDO_SECONDS)
 
@@ -458,8 +462,6 @@ def undelete_minutes_left(table: Table) -> int:
 def purge_deleted(now=None) -> int:
     """Remove for good the tables deleted more than ``DELETE_UNDO_SECONDS`` ago, with everything
     they hold (in dependency order, a few statements whatever their size). Returns how many."""
-    from datetime import timedelta
-
     cutoff = (now or utcnow()) - timedelta(seconds=DELETE_UNDO_SECONDS)
     ids = list(db.session.scalars(select(Table.id).where(Table.deleted_at.is_not(None),
                                                          Table.deleted_at <= cutoff)))
@@ -889,8 +891,6 @@ def undone_event(event: HandEvent) -> HandEvent | None:
 
 def recently_deleted(public_ids: Iterable[str]) -> list[Table]:
     """Those of these tables that are deleted but can still be brought back, latest deleted first."""
-    from datetime import timedelta
-
     ids = [p for p in public_ids if isinstance(p, str)]
     if not ids:
         return []

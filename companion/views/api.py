@@ -256,17 +256,8 @@ def update_table(data, public_id):
     window. Only the fields sent change; an archived table refuses other changes until restored."""
     table = _table_or_404(public_id, deleted_ok=True)
     _require_token(table, data)
-    if data.get("deleted") is False:
-        _scoring_call(scoring.undelete_table, table)
-    if data.get("archived") is False:
-        _scoring_call(scoring.unarchive_table, table)
-    edits = {key: data[key] for key in ("name", "currency", "notes", "stake") if data.get(key) is not None}
-    if edits:
-        _scoring_call(scoring.update_table, table, **edits)
-    if data.get("archived") is True:
-        _scoring_call(scoring.archive_table, table)
-    if data.get("deleted") is True:
-        _scoring_call(scoring.delete_table, table)
+    changes = {key: data.get(key) for key in ("name", "currency", "notes", "stake", "archived", "deleted")}
+    _scoring_call(scoring.update_table, table, **changes)  # one transaction: all of it or nothing
     return jsonify(serializers.table_json(table))
 
 

@@ -57,3 +57,20 @@ def test_delete_hides_the_table_and_undelete_brings_it_back(api):
     assert_error(record(api, table, FACTS, request_id="b"), 404, "unknown_table")
     back = patch(api, table, {"deleted": False})
     assert back.status == 200 and back.json["deleted_at"] is None and back.json["hand_count"] == 1
+
+
+def test_a_patch_is_all_or_nothing(api):
+    """An archived table restored and renamed in one PATCH: with a bad name, it stays archived (twin:
+    with a good name, both happen)."""
+    table = open_table(api)
+    assert patch(api, table, {"archived": True}).status == 200
+    assert_error(patch(api, table, {"archived": False, "name": ""}), 400, field="name")
+    assert api("GET", f"/tables/{table['id']}").json["archived"] is True
+    both = patch(api, table, {"archived": False, "name": "Back again"})
+    assert both.status == 200 and both.json["archived"] is False and both.json["name"] == "Back again"
+    # a deleted table takes no other change unless brought back in the same request
+    assert patch(api, table, {"deleted": True}).status == 200
+    assert_error(patch(api, table, {"name": "x"}), 400, "table_deleted")
+    assert_error(patch(api, table, {"archived": True}), 400, "table_deleted")
+    back = patch(api, table, {"deleted": False, "name": "Saved"})
+    assert back.status == 200 and back.json["name"] == "Saved" and back.json["deleted_at"] is None
