@@ -21,7 +21,7 @@ from .models import RateBucket
 
 DEFAULT_LIMITS = {
     "open_table": (30, 3600),   # tables opened per address per hour
-    "write": (600, 600),        # recorded / edited / voided hands per address per 10 minutes
+    "write": (600, 600),        # changes to tables and hands per address per 10 minutes
     "pin": (5, 600),            # PIN attempts at one table per address per 10 minutes
     "pin_table": (30, 3600),    # PIN attempts at one table, all addresses together, per hour
 }
@@ -86,7 +86,8 @@ LIMITED = {
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
         "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin",
-        "check.attach")},
+        "check.attach", "tables.settings", "tables.archive", "tables.unarchive", "tables.delete",
+        "tables.undelete", "api.update_table", "people.save_links", "people.rename")},
 }
 
 

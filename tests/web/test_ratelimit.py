@@ -55,3 +55,18 @@ def test_opening_tables_past_the_limit_is_429_on_pages_and_api(app_maker):
     page = client.post("/new/gandengyan", data={"name": "y"})
     assert page.status_code == 429 and "Too many requests" in page.get_data(as_text=True)
     assert client.get("/new/gandengyan").status_code == 200  # reading is never limited
+
+
+# Writes that change nothing stored or only this phone's own cookie: no bucket needed.
+UNCOUNTED_WRITES = {"main.device", "tables.forget_table", "access.join", "api.check", "api.answers", "api.settle"}
+
+
+def test_every_write_endpoint_is_rate_limited(app):
+    """A new page or API route that changes stored data must be in ratelimit.LIMITED (or be listed
+    above as changing nothing stored): this is how a forgotten limit is caught."""
+    from companion.ratelimit import LIMITED
+
+    writes = {rule.endpoint for rule in app.url_map.iter_rules()
+              if rule.methods & {"POST", "PUT", "PATCH", "DELETE"} and rule.endpoint != "static"}
+    assert sorted(writes - set(LIMITED) - UNCOUNTED_WRITES) == []
+    assert sorted(UNCOUNTED_WRITES - writes) == []  # the list names only real routes
