@@ -328,7 +328,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
     player_choices = [(n, n) for n in names]
     attrs: dict[str, Any] = {}
     if table.game == "gandengyan":
-        needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
+        needed = tuple(module.needed_facts(rules))
         base = GandengyanHandForm
         attrs["winner"] = RadioField(_l("Who went out first?"), choices=_c((str(i), n) for i, n in enumerate(names)),
                                      validators=[OptionalValidator()], validate_choice=False, default="")
@@ -356,7 +356,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
             attrs["tricks"] = IntegerField(_l("Number of tricks played"), validators=[OptionalValidator()],
                                            render_kw={"inputmode": "numeric", "min": 0})
     else:
-        needed = tuple(module.needed_facts(rules)) if hasattr(module, "needed_facts") else ()
+        needed = tuple(module.needed_facts(rules))
         base = DagongHandForm
         attrs["banker"] = SelectField(_l("Banker"), choices=_c(player_choices), validate_choice=False, default="")
         # pills (radio buttons): one tap, with or without JavaScript

@@ -169,28 +169,15 @@ class AnswerSet(NamedTuple):
     answers: tuple        # the engine's Answers, weakest first
 
 
-def _pin(module, reading, readings) -> str | None:
-    declaration = getattr(module, "declaration", None)
-    if declaration is not None:
-        return declaration(reading, readings)
-    from .engine.cards import RANK_NAMES
-
-    return " ".join(RANK_NAMES[v] for v in reading.values) or None
-
-
 def readings_of(module, cards, rules, players=None) -> tuple:
     """Every reading of ``cards`` (the game's classify), strongest first."""
-    import inspect
-
-    if players is not None and "players" in inspect.signature(module.classify).parameters:
-        return module.classify(cards, rules, players=players)
-    return module.classify(cards, rules)
+    return module.classify(cards, rules, players=players)
 
 
 def pins(module, cards, rules, players=None) -> list[tuple[Any, str | None]]:
     """(reading, the declaration that pins it) for every reading of ``cards``."""
     readings = readings_of(module, cards, rules, players)
-    return [(reading, _pin(module, reading, readings)) for reading in readings]
+    return [(reading, module.declaration(reading, readings)) for reading in readings]
 
 
 def answer_play(module, previous, rules, *, hand=None, players=None, previous_as=None) -> list[AnswerSet]:
@@ -348,8 +335,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
             raise ScoringError(N_("The house rule '{key}' must be a whole number at a table. To play for "
                                   "{value} per point, keep it at 1 and set the stake to {value}.",
                                   key=key, value=value), code="fractional_unit", field=f"rules.{key}")
-    if hasattr(module, "decks"):
-        module.decks(rules_value, len(names))  # the engine refuses a player count its rules cannot deal
+    module.decks(rules_value, len(names))  # the engine refuses a player count its rules cannot deal
     if first_dealer in ("", None):
         first_dealer = None
     elif first_dealer not in names:

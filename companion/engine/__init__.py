@@ -10,26 +10,39 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Protocol, runtime_checkable
 
-from .results import Settlement, Verdict
+from .results import Reading, Settlement, Verdict
 from .switches import Switch
+from .text import Text
 
 
 @runtime_checkable
 class GameEngine(Protocol):
-    """What every game module provides (the engine contract)."""
+    """What every game module provides (the engine contract). The faces (pages, forms, API, CLI,
+    review) learn everything game-specific from these names: no caller probes a game module with
+    ``getattr``/``hasattr``/``inspect``, and none branches on a game's name."""
 
     NAME: str                      # the game's key: "gandengyan", "dagong"
     TITLE: str                     # its Chinese name: "干瞪眼", "大冶打拱"
+    LABEL: Text                    # the Chinese name with a translatable reading ("干瞪眼 Gan Deng Yan")
+    DEALER_WORD: Text              # who leads a hand: "Dealer" (干瞪眼), "Banker" (大冶打拱)
     PLAYER_RANGE: tuple[int, int]  # fewest and most players at a table
+    OUTCOME_NAMES: Mapping[str, Text]  # outcome kind (a Settlement's ``arch``) -> its name; {} when none
     SWITCHES: Mapping[str, Switch]
     PRESETS: Mapping[str, Any]
     Rules: type
 
     def rules_from_dict(self, data: Mapping[str, Any] | None = None, preset: str | None = None) -> Any: ...
 
-    def classify(self, cards: Any, rules: Any = None) -> tuple: ...
+    def decks(self, rules: Any = None, players: int | None = None) -> int: ...
+
+    def classify(self, cards: Any, rules: Any = None, players: int | None = None) -> tuple: ...
 
     def check(self, previous: Any, play: Any, rules: Any = None, **opts: Any) -> Verdict: ...
+
+    def answers(self, previous: Any, rules: Any = None, hand: Any = None, *, players: int | None = None,
+                previous_as: str | None = None) -> tuple: ...
+
+    def declaration(self, reading: Reading, readings: tuple) -> str | None: ...
 
     def needed_facts(self, rules: Any = None) -> tuple: ...
 

@@ -21,9 +21,6 @@ from .tables import can_edit, device_label, table_view
 
 bp = Blueprint("check", __name__)
 
-# How the pages name each game (the list of games itself is the engine's ENGINES).
-GAME_LABELS = {"gandengyan": _l("干瞪眼 Gan Deng Yan"), "dagong": _l("大冶打拱 Da Gong")}
-
 TYPE_NAMES = {
     "single": _l("single"), "pair": _l("pair"), "triple": _l("triple"), "straight": _l("straight"),
     "connected_pairs": _l("connected pairs"), "linked_pairs": _l("connected pairs"),
@@ -41,7 +38,7 @@ def type_name(code: str) -> str:
 
 
 def game_choices() -> list[tuple[str, str]]:
-    return [(name, GAME_LABELS.get(name, module.TITLE)) for name, module in ENGINES.items()]
+    return [(name, tr(module.LABEL)) for name, module in ENGINES.items()]  # each game names itself
 
 
 def _query_body(form: dict, table: Table | None) -> dict:

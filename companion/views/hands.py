@@ -172,7 +172,7 @@ def show(table: Table, number: int):
     return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
                            action=ActionForm(), dealer=scoring.current_dealer(table),
-                           arch_names=getattr(scoring.engine_for(table.game), "ARCH_NAMES", {}))
+                           arch_names=scoring.engine_for(table.game).OUTCOME_NAMES)
 
 
 @bp.route("/t/<public_id>/hands/<int:number>/edit", methods=["GET", "POST"])

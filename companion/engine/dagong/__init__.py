@@ -4,6 +4,7 @@ The specification is ``rules/dagong.md`` (§5 plays, §6 points, §7 early ends,
 §9 switches, §10 the settlement algorithm). Pure Python: nothing here imports Flask or the
 database. Where each rule lives: ``docs/engine-dagong.md``.
 
+- :mod:`.about`    LABEL, DEALER_WORD, OUTCOME_NAMES, decks (how the game names itself)
 - :mod:`.rules`    the switches (§9), Rules, PRESETS, rules_from_dict
 - :mod:`.combos`   the one reader of cards into readings, ``beats`` (§5), the one cache
 - :mod:`.reasons`  the sentences of verdicts (describe, why legal, why not)
@@ -18,6 +19,7 @@ from __future__ import annotations
 from ..cards import CardError
 from ..errors import FactsError, RulesError
 from ..results import Answer, Reading, Settlement, Verdict
+from .about import DEALER_WORD, LABEL, OUTCOME_NAMES, decks
 from .answers import answers, kind_of
 from .check import check, classify, declaration
 from .combos import BOMB_CLASS, TYPES, beats, power
@@ -31,7 +33,7 @@ from .settle import settle
 NAME = "dagong"
 TITLE = "大冶打拱"
 
-__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
+__all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
            "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",

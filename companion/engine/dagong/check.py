@@ -16,8 +16,9 @@ _TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutiv
                "consecutive_triples": "linked_triples"}
 
 
-def classify(cards, rules: Rules = DEFAULT_RULES) -> tuple:
-    """Every reading of ``cards`` (text or Cards), strongest first. Empty when it is no combination."""
+def classify(cards, rules: Rules = DEFAULT_RULES, players: int | None = None) -> tuple:
+    """Every reading of ``cards`` (text or Cards), strongest first. Empty when it is no combination.
+    ``players`` is part of the engine contract; 大冶打拱 is always played by four."""
     return analyse(cards_key(to_cards(cards)), play_rules(coerce_rules(rules))).readings
 
 

@@ -4,6 +4,7 @@ The specification is ``shared/rules/gandengyan.md`` (§3 rules, §4 switches, §
 examples, §9 validation); ``docs/engine-gandengyan.md`` shows where each rule lives. Pure Python:
 nothing here imports Flask or the database.
 
+- :mod:`.about`: LABEL, DEALER_WORD, OUTCOME_NAMES, declaration (how the game names itself)
 - :mod:`.rules`: SWITCHES, Rules, PRESETS (with their player ranges), rules_from_dict, decks
 - :mod:`.combos`: the one reader of cards into readings (classify) and ``beats``
 - :mod:`.check`: check and its reasons
@@ -13,6 +14,7 @@ nothing here imports Flask or the database.
 """
 from __future__ import annotations
 
+from .about import DEALER_WORD, LABEL, OUTCOME_NAMES, declaration
 from .answers import answers, kind_of
 from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
@@ -24,7 +26,7 @@ from .settle import settle
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
-__all__ = ["NAME", "TITLE", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
+__all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
            "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]
