@@ -138,6 +138,8 @@ class Hand(db.Model):
         return Decimal(self.stake_text or "0")
     deltas: Mapped[list["HandDelta"]] = relationship(
         back_populates="hand", cascade="all, delete-orphan", passive_deletes=True)
+    tallies: Mapped[list["HandTally"]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", passive_deletes=True)
 
     @property
     def active(self) -> bool:
@@ -159,6 +161,23 @@ class HandDelta(db.Model):
     points: Mapped[int] = mapped_column(BigInteger)
 
     hand: Mapped[Hand] = relationship(back_populates="deltas")
+    player: Mapped[Player] = relationship()
+
+
+class HandTally(db.Model):
+    """One review figure of one player in one hand (hands won, shut out, jokers held, 头游, a dry
+    arch won…): the engine's ``Settlement.tallies``, written with the deltas. The summary is a SUM
+    over these rows; it knows no rule."""
+
+    __tablename__ = "hand_tallies"
+    __table_args__ = (Index("ix_hand_tallies_player", "player_id"),)
+
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), primary_key=True)
+    figure: Mapped[str] = mapped_column(String(32), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+
+    hand: Mapped[Hand] = relationship(back_populates="tallies")
     player: Mapped[Player] = relationship()
 
 

@@ -19,14 +19,13 @@ from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy import case, desc, func, or_, select
 
 from . import access
 from .engine.common import EngineError, N_
-from .scoring import Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
+from .scoring import Standing, engine_for, in_money, points_and_money, safe_settlement, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Player, Table
 
 # --------------------------------------------------------------------------------------------
 # Settle up: the fewest money transfers that square everyone
@@ -274,9 +273,6 @@ def chart_series(table: Table, points: int = CHART_POINTS) -> ChartSeries:
 
 # Summary -------------------------------------------------------------------------------------
 
-ARCHES = ("half", "straight", "dry")
-
-
 @dataclass
 class PlayerFigures:
     player_id: int
@@ -287,16 +283,44 @@ class PlayerFigures:
     hands: int = 0
     biggest_win: int | None = None  # the best single hand, None when the player never won points
     biggest_loss: int | None = None  # the worst single hand (negative), None when never lost points
-    # 干瞪眼
-    won: int = 0
-    shut_out: int = 0
-    jokers: int = 0
-    # 大冶打拱
-    places: tuple = (0, 0, 0, 0)  # 头游, 二游, 三游, 末游
-    arch_wins: dict = field(default_factory=dict)  # "half" | "straight" | "dry" -> hands won
-    shouts_won: int = 0
-    shouts_lost: int = 0
-    banker: int = 0
+    counts: dict = field(default_factory=dict)  # figure -> sum of the stored tallies (the engine's figures)
+
+    # The figures by the names the pages and the API have always used (a figure the game does not
+    # tally reads 0). Which hands count as what is the engine's decision, stored with each hand.
+    def _n(self, figure: str) -> int:
+        return self.counts.get(figure, 0)
+
+    @property
+    def won(self) -> int:
+        return self._n("won")
+
+    @property
+    def shut_out(self) -> int:
+        return self._n("shut_out")
+
+    @property
+    def jokers(self) -> int:
+        return self._n("jokers")
+
+    @property
+    def places(self) -> tuple:  # 头游, 二游, 三游, 末游
+        return tuple(self._n(f) for f in ("first_out", "second_out", "third_out", "last_out"))
+
+    @property
+    def arch_wins(self) -> dict:  # arch -> 2-against-2 hands won with it
+        return {f.removeprefix("arch_"): n for f, n in self.counts.items() if f.startswith("arch_")}
+
+    @property
+    def shouts_won(self) -> int:
+        return self._n("shouts_won")
+
+    @property
+    def shouts_lost(self) -> int:
+        return self._n("shouts_lost")
+
+    @property
+    def banker(self) -> int:
+        return self._n("banker")
 
 
 @dataclass
@@ -307,142 +331,54 @@ class Summary:
     void: int
     first_at: datetime | None
     last_at: datetime | None
-    counts_shut_out: bool = False  # 干瞪眼 tables whose rules have shut-outs (春天)
+    counts_shut_out: bool = False  # the table's rules count shut-outs (春天)
+    figures: tuple = ()  # the figures the table's game can tally under its rules, in the engine's order
 
 
 def _count(condition):
     return func.sum(case((condition, 1), else_=0))
 
 
-def _text(json_expr):
-    return json_expr.as_string()
-
-
-def _active_hands(table: Table):
-    """``(FROM clause, facts, outcome, id, condition)`` of the table's active hands. The facts are read
-    field by field where they are stored: jsonb on PostgreSQL (parsed once, when the hand was written),
-    JSON text on SQLite (see ``models.HandJSON``)."""
-    return Hand, Hand.facts, Hand.outcome, Hand.id, and_(Hand.table_id == table.id, Hand.status == ACTIVE)
-
-
-def _hand_facts(table: Table, active):
-    """One row per active hand with the facts the summary counts, each extracted from the JSON once."""
-    src, facts, outcome, hand_id, where = active
-    cols = [hand_id.label("hand_id")]
-    if table.game == "gandengyan":
-        cols += [_text(facts["winner"]).label("winner")]
-    else:
-        cols += [_text(facts["banker"]).label("banker"), _text(facts["shout"]).label("shout"),
-                 _text(outcome["arch"]).label("arch")]
-        cols += [_text(facts[("order", i)]).label(f"o{i}") for i in range(4)]
-        cols += [_text(outcome[("winners", i)]).label(f"w{i}") for i in range(3)]
-    return select(*cols).select_from(src).where(where).cte("review_hands").prefix_with("MATERIALIZED")
-
-
-def shut_out_mode(table: Table):
-    """How the table's 干瞪眼 rules count a shut-out (春天): None (they do not), ``"played"`` (a loser
-    who never played, and with the dealer exception a dealer whose only play was the opening lead), or
-    an int k (``threshold:k``: k or more cards left)."""
-    mode = str((table.rules or {}).get("shut_out", "off"))
-    if mode in ("double", "fixed20"):
-        return "played"
-    if mode.startswith("threshold:") and mode.partition(":")[2].isdigit():
-        return int(mode.partition(":")[2])
-    return None
-
-
-def _losers(table: Table, active):
-    """干瞪眼: one row per (active hand, loser) from the stored facts — the loser's name and the
-    figures the summary counts. The only dialect-specific SQL here: iterating over a JSON object."""
-    src, facts, _outcome, _id, where = active
-    if _dialect() == "postgresql":
-        each = func.jsonb_each(facts["losers"]).table_valued(column("key", String), column("value", JSONB))
-    else:
-        each = func.json_each(facts, "$.losers").table_valued(column("key", String), column("value", JSON))
-    each = each.alias("loser")
-    value = each.c.value
-
-    def first(*keys, kind):
-        parts = [getattr(value[k], kind)() for k in keys]
-        return func.coalesce(*parts) if len(parts) > 1 else parts[0]
-
-    cards = value["cards"].as_integer()
-    mode = shut_out_mode(table)
-    if mode is None:  # the table does not play shut-outs (春天): nothing to count
-        shut = None
-    elif isinstance(mode, int):  # threshold:k — k or more cards left
-        shut = cards >= mode
-    else:
-        shut = first("played", "playedAny", "played_any", kind="as_boolean") == false()
-        if (table.rules or {}).get("shut_out_dealer_exception", True):
-            shut = or_(shut, first("dealer_only_opening", "dealerOnlyOpening", kind="as_boolean") == true())
-    shut_out = _count(shut) if shut is not None else literal(0)
-    return (select(each.c.key.label("name"), shut_out.label("shut_out"),
-                   func.sum(func.coalesce(value["jokers"].as_integer(), 0)).label("jokers"))
-            .select_from(src).join(each, true()).where(where)
-            .group_by(each.c.key).subquery("review_losers"))
-
-
-def _facts_figures(table: Table, hands):
-    """Per player, counts over the facts of the active hands (one row per player)."""
-    name = Player.name
-    if table.game == "gandengyan":
-        cols = [_count(hands.c.winner == name).label("won")]
-    else:
-        placed = [hands.c[f"o{i}"] for i in range(4)]
-        last = or_(placed[3] == name, and_(placed[3].is_(None), placed[2].is_not(None),
-                                          name.not_in([placed[0], placed[1], placed[2]])))
-        won = or_(*(hands.c[f"w{i}"] == name for i in range(3)))
-        cols = [_count(placed[i] == name).label(f"place{i}") for i in range(3)]
-        cols += [_count(last).label("place3"), _count(hands.c.banker == name).label("banker"),
-                 _count(and_(hands.c.shout == name, hands.c.w0 == name)).label("shouts_won"),
-                 _count(and_(hands.c.shout == name, or_(hands.c.w0.is_(None), hands.c.w0 != name)))
-                 .label("shouts_lost")]
-        cols += [_count(and_(hands.c.arch == arch, won)).label(f"arch_{arch}") for arch in ARCHES]
-    return (select(Player.id.label("player_id"), *cols)
-            .select_from(Player).join(hands, true())
-            .where(Player.table_id == table.id).group_by(Player.id).subquery("review_facts"))
+def _tallies(table: Table, figures: tuple):
+    """Per player, the SUM of each stored tally figure over the active hands (one row per player).
+    The figures are the engine's; nothing here knows what they mean."""
+    cols = [func.sum(case((HandTally.figure == figure, HandTally.count), else_=0)).label(f"t{i}")
+            for i, figure in enumerate(figures)]
+    return (select(HandTally.player_id.label("player_id"), *cols)
+            .join(Hand, Hand.id == HandTally.hand_id)
+            .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+            .group_by(HandTally.player_id).subquery("review_tallies"))
 
 
 def summary(table: Table) -> Summary:
-    """Final standings and the per-player figures of the night, in ONE SQL statement (aggregates
-    over the deltas and over the stored facts of the active hands), plus one for the money (points
-    per stake played) and one for the hand counts."""
+    """Final standings and the per-player figures of the night, in ONE SQL statement (sums over the
+    deltas and over the stored tallies of the active hands), plus one for the money (points per
+    stake played) and one for the hand counts."""
+    module = engine_for(table.game)
+    figures = tuple(module.TALLIES)  # every figure is summed; the rules say which ones the page shows
+    shown = tuple(module.tally_figures(module.rules_from_dict(dict(table.rules or {}))))
     deltas = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"),
                      func.count(HandDelta.id).label("hands"), func.max(HandDelta.points).label("best"),
                      func.min(HandDelta.points).label("worst"))
               .join(Hand, Hand.id == HandDelta.hand_id)
               .where(Hand.table_id == table.id, Hand.status == ACTIVE)
               .group_by(HandDelta.player_id).subquery("review_deltas"))
-    active = _active_hands(table)
-    hands = _hand_facts(table, active)
-    facts = _facts_figures(table, hands)
+    tallies = _tallies(table, figures)
     points = func.coalesce(deltas.c.points, 0)
     cols = [Player.id, Player.name, Player.seat, points.label("points"),
             func.coalesce(deltas.c.hands, 0).label("hands"), deltas.c.best, deltas.c.worst]
-    query = (select(*cols, *[c for c in facts.c if c.name != "player_id"])
+    query = (select(*cols, *[tallies.c[f"t{i}"] for i in range(len(figures))])
              .outerjoin(deltas, deltas.c.player_id == Player.id)
-             .outerjoin(facts, facts.c.player_id == Player.id))
-    if table.game == "gandengyan":
-        losers = _losers(table, active)
-        query = query.add_columns(losers.c.shut_out, losers.c.jokers).outerjoin(losers, losers.c.name == Player.name)
-    query = query.where(Player.table_id == table.id).order_by(desc(points), Player.seat)
+             .outerjoin(tallies, tallies.c.player_id == Player.id)
+             .where(Player.table_id == table.id).order_by(desc(points), Player.seat))
     money = points_and_money(table)
     players = []
     for r in db.session.execute(query).mappings():
         best, worst = r["best"], r["worst"]
-        fig = PlayerFigures(r["id"], r["name"], r["seat"], int(r["points"]), money.get(r["id"], (0, Decimal(0)))[1],
-                            int(r["hands"]), int(best) if best is not None and best > 0 else None,
-                            int(worst) if worst is not None and worst < 0 else None)
-        if table.game == "gandengyan":
-            fig.won = int(r["won"] or 0)
-            fig.shut_out, fig.jokers = int(r["shut_out"] or 0), int(r["jokers"] or 0)
-        else:
-            fig.places = tuple(int(r[f"place{i}"] or 0) for i in range(4))
-            fig.arch_wins = {arch: int(r[f"arch_{arch}"] or 0) for arch in ARCHES}
-            fig.banker = int(r["banker"] or 0)
-            fig.shouts_won, fig.shouts_lost = int(r["shouts_won"] or 0), int(r["shouts_lost"] or 0)
-        players.append(fig)
+        players.append(PlayerFigures(
+            r["id"], r["name"], r["seat"], int(r["points"]), money.get(r["id"], (0, Decimal(0)))[1], int(r["hands"]),
+            int(best) if best is not None and best > 0 else None, int(worst) if worst is not None and worst < 0 else None,
+            {figure: int(r[f"t{i}"] or 0) for i, figure in enumerate(figures)}))
     span = db.session.execute(
         select(_count(Hand.status == ACTIVE), func.count(Hand.id),
                func.min(Hand.created_at).filter(Hand.status == ACTIVE),
@@ -450,7 +386,7 @@ def summary(table: Table) -> Summary:
         .where(Hand.table_id == table.id)).one()
     active = int(span[0] or 0)
     return Summary(table, players, active, int(span[1] or 0) - active, _utc(span[2]), _utc(span[3]),
-                   table.game == "gandengyan" and shut_out_mode(table) is not None)
+                   "shut_out" in shown, shown)
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -746,8 +682,17 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
                     updated_at=_time_field(h.get("updated_at"), f"{where}.updated_at"))
         hand.table = table
         hand.deltas = [HandDelta(player=player_of[name], points=points[name]) for name in names]
+        hand.tallies = _import_tallies(table, h["facts"], player_of)
         by_number[number] = hand
     return by_number
+
+
+def _import_tallies(table: Table, facts: dict, player_of: dict) -> list:
+    """The review figures of an imported hand, from the engine (none when its facts do not settle)."""
+    settled = safe_settlement(table, facts, Decimal(1))
+    return [HandTally(player=player_of[name], figure=figure, count=count)
+            for name, counts in (settled.tallies if settled else {}).items() if name in player_of
+            for figure, count in counts.items()]
 
 
 _EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")

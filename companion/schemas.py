@@ -992,8 +992,10 @@ class SummaryAnswer(Answer):
     last_at = _nullable_str()
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     players = fields.List(fields.Nested(PlayerFiguresAnswer), required=True,
-                          metadata={"description": "By standing. 干瞪眼 adds won, shut_out, jokers; 大冶打拱 adds "
-                                                   "places, arch_wins, shouts_won, shouts_lost, banker."})
+                          metadata={"description": "By standing, with each figure the game tallies (its engine's "
+                                                   "TALLIES, summed over the hands that count). 干瞪眼 adds won, "
+                                                   "shut_out, jokers, bombs_held; 大冶打拱 adds places, arch_wins, "
+                                                   "shouts_won, shouts_lost, banker, won, xi_bombs."})
     in_money = fields.Boolean(required=True)
     transfers = fields.List(fields.Nested(TransferAnswer), required=True)
 

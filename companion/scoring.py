@@ -26,7 +26,7 @@ from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, stake_text, utcnow
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Player, Table, stake_text, utcnow
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -457,6 +457,7 @@ def purge_deleted(now=None) -> int:
         hands = select(Hand.id).where(Hand.table_id.in_(ids))
         db.session.execute(sa_delete(HandEvent).where(HandEvent.table_id.in_(ids)))
         db.session.execute(sa_delete(HandDelta).where(HandDelta.hand_id.in_(hands)))
+        db.session.execute(sa_delete(HandTally).where(HandTally.hand_id.in_(hands)))
         db.session.execute(sa_delete(Hand).where(Hand.table_id.in_(ids)))
         db.session.execute(sa_delete(Player).where(Player.table_id.in_(ids)))
         db.session.execute(sa_delete(Table).where(Table.id.in_(ids)))
@@ -542,7 +543,8 @@ def _snapshot(hand: Hand, points_by_name: dict | None = None) -> dict:
     return {"facts": hand.facts, "status": hand.status, "points": points_by_name}
 
 
-def _set_deltas(hand: Hand, table: Table, points: dict) -> None:
+def _set_deltas(hand: Hand, table: Table, points: dict, tallies: dict) -> None:
+    """The hand's points and review figures (the engine's ``Settlement.tallies``), in place."""
     by_player = {d.player_id: d for d in hand.deltas}
     for player in table.players:
         value = points.get(player.name, 0)
@@ -550,6 +552,16 @@ def _set_deltas(hand: Hand, table: Table, points: dict) -> None:
             by_player[player.id].points = value
         else:
             hand.deltas.append(HandDelta(player_id=player.id, points=value))
+    ids = {p.name: p.id for p in table.players}
+    wanted = {(ids[name], figure): int(count) for name, counts in tallies.items() if name in ids
+              for figure, count in counts.items() if count}
+    for row in list(hand.tallies):
+        key = (row.player_id, row.figure)
+        if key in wanted:
+            row.count = wanted.pop(key)
+        else:
+            hand.tallies.remove(row)
+    hand.tallies.extend(HandTally(player_id=p, figure=f, count=c) for (p, f), c in wanted.items())
 
 
 def _find_by_request(table: Table, request_id: str) -> Hand | None:
@@ -623,7 +635,7 @@ def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
                     request_id=request_id, revision=1, outcome=outcome,
                     next_dealer=_settlement.next_dealer, stake_text=table.stake_text)
         hand.table = table
-        _set_deltas(hand, table, points)
+        _set_deltas(hand, table, points, _settlement.tallies)
         db.session.add(hand)
         db.session.flush()
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,
@@ -664,7 +676,7 @@ def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
         hand.next_dealer = settlement.next_dealer
         hand.revision += 1
         hand.updated_at = utcnow()
-        _set_deltas(hand, table, points)
+        _set_deltas(hand, table, points, settlement.tallies)
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="edit", before=before,
                                  after=_snapshot(hand, points), hand_revision=hand.revision,
                                  device=_device(device)))
@@ -751,7 +763,7 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
             hand.facts = facts
             hand.outcome = outcome
             hand.next_dealer = settlement.next_dealer
-            _set_deltas(hand, table, points)
+            _set_deltas(hand, table, points, settlement.tallies)
         hand.revision += 1
         hand.updated_at = utcnow()
         undo = HandEvent(table_id=table.id, hand_id=hand.id, kind="undo", before=before,

@@ -186,6 +186,23 @@ def games_json() -> dict:
     return out
 
 
+_PLACES = {"first_out": "first", "second_out": "second", "third_out": "third", "last_out": "last"}
+
+
+def _figures_json(f) -> dict:
+    """A player's summed tallies (every figure the game tallies): places grouped under ``places``,
+    arches won under ``arch_wins``, each other figure under its own name."""
+    out: dict = {}
+    for figure, count in f.counts.items():
+        if figure in _PLACES:
+            out.setdefault("places", {})[_PLACES[figure]] = count
+        elif figure.startswith("arch_"):
+            out.setdefault("arch_wins", {})[figure.removeprefix("arch_")] = count
+        else:
+            out[figure] = count
+    return out
+
+
 def summary_json(table) -> dict:
     """The night at a table: standings, each player's figures, and the fewest transfers that square
     everyone (``from`` pays ``to``; amounts in money, or in points when the table plays for none)."""
@@ -197,12 +214,7 @@ def summary_json(table) -> dict:
     for f in figures.players:
         row = {"player": f.name, "seat": f.seat, "points": f.points, "money": money(f.money), "hands": f.hands,
                "biggest_win": f.biggest_win, "biggest_loss": f.biggest_loss}
-        if table.game == "gandengyan":
-            row.update(won=f.won, shut_out=f.shut_out, jokers=f.jokers)
-        else:
-            row.update(places=dict(zip(("first", "second", "third", "last"), f.places)),
-                       arch_wins={arch: f.arch_wins.get(arch, 0) for arch in review.ARCHES},
-                       shouts_won=f.shouts_won, shouts_lost=f.shouts_lost, banker=f.banker)
+        row.update(_figures_json(f))
         players.append(row)
     return {"id": table.public_id, "game": table.game, "hands": figures.hands, "void": figures.void,
             "first_at": figures.first_at.isoformat() if figures.first_at else None,

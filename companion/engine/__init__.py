@@ -27,6 +27,7 @@ class GameEngine(Protocol):
     DEALER_WORD: Text              # who leads a hand: "Dealer" (干瞪眼), "Banker" (大冶打拱)
     PLAYER_RANGE: tuple[int, int]  # fewest and most players at a table
     OUTCOME_NAMES: Mapping[str, Text]  # outcome kind (a Settlement's ``arch``) -> its name; {} when none
+    TALLIES: tuple[str, ...]       # every review figure a hand may tally (Settlement.tallies), summary order
     SWITCHES: Mapping[str, Switch]
     PRESETS: Mapping[str, Any]
     Rules: type
@@ -49,6 +50,8 @@ class GameEngine(Protocol):
     def validate_facts(self, facts: Any, rules: Any = None) -> dict: ...
 
     def settle(self, facts: Any, rules: Any = None, stake: Any = 1) -> Settlement: ...
+
+    def tally_figures(self, rules: Any = None) -> tuple: ...
 
     def next_dealer(self, facts: Any) -> str: ...
 

@@ -69,7 +69,9 @@ class Answer:
 class Settlement:
     """``deltas``: name -> points × stake (ints when whole); ``points``: name -> integer points
     before the stake; ``steps``: plain sentences. 大冶打拱 fills ``winners``, ``arch`` and
-    ``multiplier``."""
+    ``multiplier``. ``tallies``: name -> {figure: count} for the review (hands won, shut out, jokers
+    held, places, arches, shouts…), worked out by the same code that settles; only non-zero counts,
+    every figure one of the game's ``tally_figures(rules)``."""
 
     deltas: dict
     steps: list
@@ -78,3 +80,4 @@ class Settlement:
     arch: str | None = None
     multiplier: int | None = None
     next_dealer: str | None = None
+    tallies: dict = field(default_factory=dict)

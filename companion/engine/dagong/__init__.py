@@ -28,7 +28,7 @@ from .outcome import ARCH_NAMES, Outcome
 from .reasons import TYPE_NAMES, describe
 from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
                     TOTAL_POINTS, Rules, rules_from_dict)
-from .settle import settle
+from .settle import TALLIES, settle, tally_figures
 
 NAME = "dagong"
 TITLE = "大冶打拱"
@@ -36,5 +36,5 @@ TITLE = "大冶打拱"
 __all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
-           "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",
+           "needed_facts", "next_dealer", "settle", "tally_figures", "TALLIES", "Outcome", "Reading", "Verdict", "Settlement",
            "CardError", "FactsError", "RulesError"]

@@ -45,6 +45,13 @@ def _plus(names) -> str:
     return "+".join(names)
 
 
+def last_out(hand) -> str | None:
+    """末游: the player still holding cards once three are out (None while fewer are out)."""
+    if len(hand.order) < 3:
+        return None
+    return next(p for p in hand.players if p not in hand.order[:3])
+
+
 def shares(winners: tuple, losers: tuple) -> dict:
     """Each winner +, each loser −; a player alone stakes one share against each opponent (§8.2:
     the shouter wins or pays 3 shares, each of the three pays or wins 1)."""
@@ -178,7 +185,7 @@ def _played_out(hand, rules: Rules, steps: list) -> Outcome:
     """Three players out (§6 transfers, §8.1 1&3 / 1&4): the 末游's captured points go to the 头游,
     the points in the 末游's hand to the 三游; the 头游's team wins with ``win_threshold``."""
     first, _, third = hand.order[:3]
-    last = next(p for p in hand.players if p not in hand.order[:3])
+    last = last_out(hand)
     team = hand.side_of(first)
     other = tuple(p for p in hand.players if p not in team)
     cap = hand.captured

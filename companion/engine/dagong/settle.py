@@ -9,7 +9,7 @@ from ..money import apply_stake, check_points, parse_stake
 from ..results import Settlement
 from ..text import N_
 from .facts import XI_SIZES, validate
-from .outcome import Outcome, decide
+from .outcome import ARCH_NAMES, Outcome, decide, last_out
 from .rules import DEFAULT_RULES, PLAYERS, Rules, coerce_rules
 
 
@@ -38,7 +38,43 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     if stake != 1:
         texts.append(N_("Amounts are points × the stake of {stake} per point.", stake=stake))
     return Settlement(deltas=deltas, steps=texts, points=points, winners=list(outcome.winners), arch=outcome.arch,
-                      multiplier=outcome.multiplier, next_dealer=hand.order[0])
+                      multiplier=outcome.multiplier, next_dealer=hand.order[0], tallies=_tallies(hand, outcome))
+
+
+PLACES = ("first_out", "second_out", "third_out", "last_out")  # 头游, 二游, 三游, 末游
+ARCHES = tuple(arch for arch in ARCH_NAMES if arch != "shout")  # a shout is tallied as won or lost
+
+
+def tally_figures(rules: Rules = DEFAULT_RULES) -> tuple:
+    """The review figures a hand tallies (the keys of ``Settlement.tallies``), in the order a
+    summary shows them: places, arches won (2 against 2), shouts won and lost, hands as banker,
+    hands won, 喜 bombs played (only where 喜钱 is on)."""
+    rules = coerce_rules(rules)
+    return tuple(f for f in TALLIES if f != "xi_bombs" or rules.bonus_xi_qian)
+
+
+TALLIES = (PLACES + tuple(f"arch_{arch}" for arch in ARCHES)  # every figure a hand may tally, in summary order
+           + ("shouts_won", "shouts_lost", "banker", "won", "xi_bombs"))
+
+
+def _tallies(hand, outcome: Outcome) -> dict:
+    """Per player, the figures of this hand (non-zero counts only), read off the decided outcome."""
+    out = {p: {} for p in hand.players}
+    places = list(hand.order[:3]) + [last_out(hand)]
+    for figure, name in zip(PLACES, places):
+        if name is not None:
+            out[name][figure] = 1
+    out[hand.banker]["banker"] = 1
+    for name in outcome.winners:
+        out[name]["won"] = 1
+        if outcome.shout is None:
+            out[name][f"arch_{outcome.arch}"] = 1
+    if outcome.shout is not None:
+        out[hand.shout]["shouts_won" if outcome.shout == "won" else "shouts_lost"] = 1
+    for name, sizes in (hand.xi_bombs or {}).items():
+        if sizes:
+            out[name]["xi_bombs"] = len(sizes)
+    return {name: counts for name, counts in out.items() if counts}
 
 
 def _base_stake_steps(outcome: Outcome, rules: Rules) -> list:

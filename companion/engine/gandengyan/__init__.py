@@ -21,12 +21,12 @@ from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE
                      TYPES, beats, classify, describe)
 from .facts import MAX_NUMBER, needed_facts, next_dealer, validate_facts
 from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
-from .settle import settle
+from .settle import TALLIES, settle, tally_figures
 
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
 __all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
-           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "next_dealer",
+           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "tally_figures", "TALLIES", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]

@@ -160,14 +160,48 @@ def _is_shut_out(name: str, loser: dict, dealer, rules: Rules) -> bool:
                                    and name == dealer)
 
 
+def _threshold(rules: Rules) -> int | None:
+    """k of ``shutOut=threshold:k``, else None."""
+    mode = rules.shut_out
+    return int(mode.partition(":")[2]) if mode.startswith("threshold:") else None
+
+
+def _over_threshold(loser: dict, rules: Rules) -> bool:
+    """``shutOut=threshold:k``: the loser is left with k or more cards (§4)."""
+    k = _threshold(rules)
+    return k is not None and loser["cards"] >= k
+
+
 def _shut_out_step(loser: dict, shut_out: bool, rules: Rules) -> list:
     """``shutOut=double`` (×2 for a shut-out loser) or ``threshold:k`` (×2 from k cards)."""
     if shut_out:
         return [(2, _F_SHUT_DEALER if loser["played"] else _F_SHUT)]
-    mode = rules.shut_out
-    if mode.startswith("threshold:") and loser["cards"] >= int(mode.partition(":")[2]):
-        return [(2, _say(_F_THRESHOLD, threshold=int(mode.partition(":")[2])))]
+    if _over_threshold(loser, rules):
+        return [(2, _say(_F_THRESHOLD, threshold=_threshold(rules)))]
     return []
+
+
+TALLIES = ("won", "shut_out", "jokers", "bombs_held")  # every figure a hand may tally, in summary order
+
+
+def tally_figures(rules: Rules = None) -> tuple:
+    """The review figures a hand can tally under ``rules`` (keys of ``Settlement.tallies``), in the
+    order a summary shows them: hands won, shut-outs (春天, only where the rules have them), jokers
+    and bombs held at the end."""
+    rules = as_rules(rules)
+    return tuple(f for f in TALLIES if f != "shut_out" or rules.shut_out != "off")
+
+
+def _tallies(hand: dict, rules: Rules) -> dict:
+    """Per player, the figures of this hand (non-zero counts only), decided by the settlement's
+    own functions: a loser is counted shut out exactly when his pay has a shut-out step."""
+    out = {hand["winner"]: {"won": 1}}
+    for name, loser in hand["losers"].items():
+        shut = _is_shut_out(name, loser, hand.get("dealer"), rules) or _over_threshold(loser, rules)
+        counts = {"shut_out": int(shut), "jokers": loser["jokers"],
+                  "bombs_held": len(loser["held_bombs"])}
+        out[name] = {k: v for k, v in counts.items() if v}
+    return {name: counts for name, counts in out.items() if counts}
 
 
 def _limit(rules: Rules) -> int | None:
@@ -274,4 +308,4 @@ def settle(facts, rules: Rules = None, stake=1) -> Settlement:
                  else _say(_S_TOTAL, winner=winner, total=total, count=count))
     per_point, money_steps = _money_steps(rules, money)
     return Settlement(deltas=apply_stake(points, per_point), steps=steps + money_steps, points=points,
-                      next_dealer=winner)
+                      next_dealer=winner, tallies=_tallies(hand, rules))
