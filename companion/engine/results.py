@@ -81,3 +81,16 @@ class Settlement:
     multiplier: int | None = None
     next_dealer: str | None = None
     tallies: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSentence:
+    """What one switch's value at a table means, in one translatable sentence: ``switch`` (its
+    key), ``value``, ``anchor`` (the paragraph of the rules page it belongs to), ``spec`` (the
+    rules file paragraph, e.g. "§3.3"), ``text``."""
+
+    switch: str
+    value: Any
+    anchor: str
+    spec: str
+    text: Text

@@ -143,14 +143,16 @@ def _examples(module, rules) -> list[dict]:
     return out
 
 
-def _switches(module, rules) -> list[dict]:
-    """Every switch: its value at this table, whether that is the game's standard, its meaning."""
+def _switches(module, rules, sentences) -> list[dict]:
+    """Every switch: its value at this table, whether that is the game's standard, its meaning (the
+    engine's sentence for this value, else the switch's explanation)."""
     standard = module.rules_from_dict(None)
+    said = {s.switch: s.text for s in sentences}
     out = []
     for key, switch in module.SWITCHES.items():
         value = getattr(rules, key, None)
         out.append({"key": key, "value": value, "bool": switch.kind == "bool", "help": switch.help,
-                    "changed": value != getattr(standard, key, None)})
+                    "sentence": said.get(key), "changed": value != getattr(standard, key, None)})
     return out
 
 
@@ -183,8 +185,9 @@ def example_hands(game: str, names: list[str]) -> list[dict]:
 def _render(module, rules, table: Table | None):
     names = table.player_names if table is not None else []
     stake = table.stake if table is not None else 1
-    return render_template("rules.html", module=module, game=module.NAME, table=table,
-                           switches=_switches(module, rules), examples=_examples(module, rules),
+    sentences = module.rule_sentences(rules)  # what this table's switch values mean, from the engine
+    return render_template("rules.html", module=module, game=module.NAME, table=table, sentences=sentences,
+                           switches=_switches(module, rules, sentences), examples=_examples(module, rules),
                            worked=_worked(module, rules, names, stake), rules=rules)
 
 

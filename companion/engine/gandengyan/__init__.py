@@ -10,6 +10,7 @@ nothing here imports Flask or the database.
 - :mod:`.check`: check and its reasons
 - :mod:`.answers`: what beats this? (proposals judged by :func:`.check.check`)
 - :mod:`.facts`: the one validator of hand facts, needed_facts, next_dealer
+- :mod:`.sentences`: rule_sentences (the table's rules in sentences, from its switch values)
 - :mod:`.settle`: settle, every multiplier a ``(factor, sentence)`` step
 """
 from __future__ import annotations
@@ -21,12 +22,13 @@ from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE
                      TYPES, beats, classify, describe)
 from .facts import MAX_NUMBER, needed_facts, next_dealer, validate_facts
 from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
+from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
 
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
 __all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
-           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "tally_figures", "TALLIES", "next_dealer",
+           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]
