@@ -9,17 +9,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import scoring
-from companion.engine import gandengyan
+from companion.engine import ENGINES, gandengyan
 from companion.engine.errors import EngineError
 from companion.engine.text import Text
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
-def other_values(key: str, value) -> list:
+def other_values(module, key: str, value) -> list:
     """Every value of ``key`` the page must NOT describe (numbers: another number)."""
-    switch = gandengyan.SWITCHES[key]
-    if key == "unit":
+    switch = module.SWITCHES[key]
+    if not switch.choices:
         return [value + 1]
     out = []
     for choice in switch.choices:
@@ -32,8 +32,8 @@ def other_values(key: str, value) -> list:
     return out
 
 
-def sentence(rules, key):
-    return next(s for s in gandengyan.rule_sentences(rules) if s.switch == key)
+def sentence(rules, key, module=gandengyan):
+    return next(s for s in module.rule_sentences(rules) if s.switch == key)
 
 
 def english(text: Text) -> str:
@@ -47,12 +47,14 @@ def page_text(client, table, lang="en") -> str:
 
 
 def assert_tells_the_truth(client, table):
+    module = ENGINES[table.game]
     rules = scoring.table_rules(table)
     text = re.sub(r"\s+", " ", page_text(client, table))
-    for said in gandengyan.rule_sentences(rules):
+    for said in module.rule_sentences(rules):
         assert english(said.text) in text, said.switch
-        for other in other_values(said.switch, said.value):
-            wrong = english(sentence(gandengyan.rules_from_dict({said.switch: other}, preset=table.preset), said.switch).text)
+        for other in other_values(module, said.switch, said.value):
+            wrong = english(sentence(module.rules_from_dict({said.switch: other}, preset=table.preset), said.switch,
+                                     module).text)
             if wrong != english(said.text):
                 assert wrong not in text, (said.switch, other)
 
@@ -60,22 +62,57 @@ def assert_tells_the_truth(client, table):
 # --------------------------------------------------------------------------------------------
 
 
-def test_every_switch_value_has_its_own_sentence():
-    for key, switch in gandengyan.SWITCHES.items():
-        values = list(switch.choices) or [1, 2]
-        texts = [english(sentence(gandengyan.rules_from_dict({key: v}), key).text) for v in values]
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_switch_value_has_its_own_sentence(game):
+    module = ENGINES[game]
+    for key, switch in module.SWITCHES.items():
+        values = list(switch.choices) or [5, 6]
+        texts = [english(sentence(module.rules_from_dict({key: v}), key, module).text) for v in values]
         assert len(set(texts)) == len(texts), key
         for v in values:
-            said = sentence(gandengyan.rules_from_dict({key: v}), key)
-            assert said.anchor in {"deal", "turns", "plays", "jokers", "follow", "bombs", "end", "pay"}
+            said = sentence(module.rules_from_dict({key: v}), key, module)
+            assert said.anchor in {"deal", "shout", "turns", "plays", "jokers", "sequences", "510k", "follow", "bombs",
+                                   "bomb-class", "end", "pay"}
             assert said.spec.startswith("§")
 
 
-@pytest.mark.parametrize("preset", sorted(gandengyan.PRESETS))
-def test_each_presets_rules_page_has_its_sentences_and_no_other(client, ctx, preset):
-    players = PLAYERS[:gandengyan.PRESETS[preset].player_range[1]]
-    table = scoring.create_table(game="gandengyan", name=preset, players=players, preset=preset)
+def test_every_sentence_is_translated():
+    """Each sentence of each value has an entry in every catalog (a missing one would show English)."""
+    import pathlib
+
+    from babel.messages.pofile import read_po
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "companion" / "translations"
+    catalogs = {}
+    for path in root.glob("*/LC_MESSAGES/messages.po"):
+        with path.open("rb") as f:
+            catalogs[path.parent.parent.name] = read_po(f)
+    assert len(catalogs) == 5
+    for module in ENGINES.values():
+        for key, switch in module.SWITCHES.items():
+            for v in list(switch.choices) or [5]:
+                template = sentence(module.rules_from_dict({key: v}), key, module).text.template
+                for lang, catalog in catalogs.items():
+                    message = catalog.get(template)
+                    assert message is not None and message.string, (lang, template)
+
+
+@pytest.mark.parametrize("game, preset", [(g, p) for g in sorted(ENGINES) for p in sorted(ENGINES[g].PRESETS)])
+def test_each_presets_rules_page_has_its_sentences_and_no_other(client, ctx, game, preset):
+    module = ENGINES[game]
+    high = module.PLAYER_RANGE[1] if game == "dagong" else module.PRESETS[preset].player_range[1]
+    table = scoring.create_table(game=game, name=preset, players=PLAYERS[:high], preset=preset)
     assert_tells_the_truth(client, table)
+
+
+def test_a_changed_dagong_table_says_its_own_rules(client, ctx):
+    rules = {"turn_direction": "cw", "allow_straights": True, "min_straight": 5, "bomb_min": 3, "e1_fence": 110,
+             "early_end_e2": False, "shout_multiplier": 3, "laizi_single_value": 3}
+    table = scoring.create_table(game="dagong", name="d", players=PLAYERS, rules=rules)
+    assert_tells_the_truth(client, table)
+    text = page_text(client, table)
+    assert "Dealing and play go clockwise." in text and "counter-clockwise" not in text
+    assert "105" not in text  # the standard E1 fence is not claimed
 
 
 switch_values = st.fixed_dictionaries({

@@ -12,6 +12,7 @@ database. Where each rule lives: ``docs/engine-dagong.md``.
 - :mod:`.answers`  what beats this? (proposals judged by :func:`.check.judge`)
 - :mod:`.facts`    the one validator of hand facts, teams, needed_facts, next_dealer
 - :mod:`.outcome`  who won, the arch, the multiplier, the early end, the shout result (decided once)
+- :mod:`.sentences` rule_sentences (the table's rules in sentences, from its switch values)
 - :mod:`.settle`   paying the outcome (base stake, 喜钱, the stake)
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from ..cards import CardError
 from ..errors import FactsError, RulesError
 from ..results import Answer, Reading, Settlement, Verdict
-from .about import DEALER_WORD, LABEL, OUTCOME_NAMES, decks, rule_sentences
+from .about import DEALER_WORD, LABEL, OUTCOME_NAMES, decks
 from .answers import answers, kind_of
 from .check import check, classify, declaration
 from .combos import BOMB_CLASS, TYPES, beats, power
@@ -28,6 +29,7 @@ from .outcome import ARCH_NAMES, Outcome
 from .reasons import TYPE_NAMES, describe
 from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
                     TOTAL_POINTS, Rules, rules_from_dict)
+from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
 
 NAME = "dagong"

@@ -16,8 +16,3 @@ def decks(rules=None, players: int | None = None) -> int:
     """How many 54-card decks a table uses: always two (§2), whatever the rules and the players."""
     return DECKS
 
-
-def rule_sentences(rules=None) -> tuple:
-    """The table's rules in sentences from its switch values: not written for 大冶打拱 yet, so its
-    rules page shows each switch's explanation (its ``help``) instead."""
-    return ()

@@ -7,8 +7,8 @@ contradict a table's switches (a 象山 table: only the trick winner draws, a jo
 alone)."""
 from __future__ import annotations
 
-from ..results import RuleSentence
-from ..text import N_, Text
+from ..sentences import rule_sentences_from
+from ..text import N_
 from .rules import SWITCHES, Rules, as_rules
 
 # (switch, value) -> (rules-page anchor, rules-file paragraph, sentence). A value "word:" takes the
@@ -85,25 +85,7 @@ _SENTENCES = {
 }
 
 
-def _entry(key: str, value) -> tuple:
-    """The (anchor, paragraph, sentence) of one switch value, its number filled in."""
-    if key == "unit":
-        anchor, spec, text = _SENTENCES[(key, None)]
-        return anchor, spec, Text(text.template, {"n": value})
-    if isinstance(value, str) and ":" in value:
-        word, _, number = value.partition(":")
-        anchor, spec, text = _SENTENCES[(key, word + ":")]
-        return anchor, spec, Text(text.template, {"n": int(number)})
-    return _SENTENCES[(key, value)]
-
-
 def rule_sentences(rules: Rules = None) -> tuple:
     """One :class:`RuleSentence` per switch, in the switches' order, saying what this table's
     value of it means."""
-    rules = as_rules(rules)
-    out = []
-    for key in SWITCHES:
-        value = getattr(rules, key)
-        anchor, spec, text = _entry(key, value)
-        out.append(RuleSentence(key, value, anchor, spec, text))
-    return tuple(out)
+    return rule_sentences_from(_SENTENCES, SWITCHES, as_rules(rules))

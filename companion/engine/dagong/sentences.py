@@ -1,0 +1,98 @@
+"""The rules of a 大冶打拱 table in sentences, from its switch values (rules/dagong.md §9).
+
+:func:`rule_sentences` gives, for every switch, the one sentence that states what the table's
+actual value means, the anchor of the rules-page paragraph it belongs to, and the rules file
+paragraph it comes from; the rules page prints these instead of prose that could contradict a
+table's switches."""
+from __future__ import annotations
+
+from ..sentences import rule_sentences_from
+from ..text import N_
+from .rules import SWITCHES, Rules, coerce_rules
+
+# (switch, value) -> (rules-page anchor, rules file paragraph, sentence); (switch, None): a number {n}.
+_SENTENCES = {
+    ("turn_direction", "ccw"): ("turns", "§9", N_("Dealing and play go counter-clockwise.")),
+    ("turn_direction", "cw"): ("turns", "§9", N_("Dealing and play go clockwise.")),
+    ("first_banker", "random"): ("deal", "§9", N_("The banker of the first hand is drawn at random.")),
+    ("first_banker", "manual"): ("deal", "§9", N_("The banker of the first hand is chosen at the table.")),
+    ("bid_card_rule", "firstDealtToDealer"): ("deal", "§9", N_("The bright card is the first card dealt to the "
+                                                               "banker.")),
+    ("bid_card_rule", "random"): ("deal", "§9", N_("The bright card is a random card from the banker's hand.")),
+    ("bid_card_rule", "dealerChooses"): ("deal", "§9", N_("The banker chooses which card to show as the bright "
+                                                          "card.")),
+    ("bid_card_exclude_jokers", False): ("deal", "§9", N_("A joker may be the bright card.")),
+    ("bid_card_exclude_jokers", True): ("deal", "§9", N_("A joker may not be the bright card.")),
+    ("dealer_holds_both", "nextDealtCard"): ("deal", "§9", N_("If the banker holds both copies of the bright card, "
+                                                              "the next card dealt is shown instead.")),
+    ("dealer_holds_both", "redeal"): ("deal", "§9", N_("If the banker holds both copies of the bright card, the "
+                                                       "cards are dealt again.")),
+    ("dealer_holds_both", "forceSolo"): ("deal", "§9", N_("If the banker holds both copies of the bright card, "
+                                                          "the banker plays alone against three.")),
+    ("shout_allowed", True): ("shout", "§4", N_("A player may shout (独牌) and play alone against three.")),
+    ("shout_allowed", False): ("shout", "§4", N_("Nobody may shout: every hand is two against two.")),
+    ("shouter_leads", True): ("shout", "§4", N_("The shouter leads the first trick.")),
+    ("shouter_leads", False): ("shout", "§4", N_("A shout does not change who leads the first trick.")),
+    ("shout_multiplier", None): ("pay", "§8", N_("A shout is played at ×{n}: the shouter collects {n} from each "
+                                                 "of the three, or pays each of them {n}.")),
+    ("laizi_single_value", 2): ("jokers", "§5", N_("A joker played alone counts as a 2.")),
+    ("laizi_single_value", 3): ("jokers", "§5", N_("A joker played alone counts as a 3.")),
+    ("three_jokers", "tripleOfLaiziValue"): ("jokers", "§5", N_("Three jokers alone are a triple of the joker's "
+                                                                "value.")),
+    ("three_jokers", "pure510KSpade"): ("jokers", "§5", N_("Three jokers alone are a pure ♠ 510K.")),
+    ("four_jokers", "wild"): ("bombs", "§5", N_("Four jokers alone are a bomb of the joker's value.")),
+    ("four_jokers", "topBomb"): ("bombs", "§5", N_("Four jokers alone are the top bomb: they beat every other "
+                                                   "play.")),
+    ("max_jokers_in_510k", 1): ("510k", "§5", N_("A 510K may contain at most one joker.")),
+    ("max_jokers_in_510k", 2): ("510k", "§5", N_("A 510K may contain up to two jokers.")),
+    ("allow_straights", False): ("sequences", "§5", N_("Single straights (顺子) are not played.")),
+    ("allow_straights", True): ("sequences", "§5", N_("Single straights (顺子) may be played.")),
+    ("min_straight", None): ("sequences", "§5", N_("A straight has at least {n} cards.")),
+    ("min_linked_pairs", None): ("sequences", "§5", N_("Consecutive pairs (连对) need at least {n} pairs.")),
+    ("min_linked_triples", None): ("sequences", "§5", N_("Consecutive triples (连三) need at least {n} triples.")),
+    ("bomb_min", 3): ("bombs", "§5", N_("A bomb is three or more cards of one rank.")),
+    ("bomb_min", 4): ("bombs", "§5", N_("A bomb is four or more cards of one rank.")),
+    ("bomb_vs_510k", "bombAbove510K"): ("bomb-class", "§5", N_("Every bomb beats every 510K.")),
+    ("bomb_vs_510k", "510KAboveFourBomb"): ("bomb-class", "§5", N_("A 510K beats bombs of four cards or fewer; "
+                                                                   "longer bombs beat a 510K.")),
+    ("hard_beats_soft", False): ("bomb-class", "§5", N_("With equal card counts, bombs compare by rank, with or "
+                                                        "without jokers.")),
+    ("hard_beats_soft", True): ("bomb-class", "§5", N_("With equal card counts, a bomb without jokers beats any "
+                                                       "bomb with jokers.")),
+    ("xi_premium", False): ("bomb-class", "§5", N_("A hard bomb of 7 or 8 cards ranks like any bomb of its size.")),
+    ("xi_premium", True): ("bomb-class", "§5", N_("A hard bomb of 7 or 8 cards (七喜/八喜) beats every soft "
+                                                  "bomb.")),
+    ("gunlong", False): ("bombs", "§5", N_("Consecutive bombs (滚龙) may not be played together.")),
+    ("gunlong", True): ("bombs", "§5", N_("Two or more consecutive bombs (滚龙) may be played together and beat "
+                                          "every bomb.")),
+    ("win_threshold", None): ("pay", "§8", N_("The first out's team wins with {n} points or more.")),
+    ("first_third_always_wins", False): ("pay", "§8", N_("A team with first and third place still needs the "
+                                                         "points to win.")),
+    ("first_third_always_wins", True): ("pay", "§8", N_("A team with first and third place wins whatever its "
+                                                        "points.")),
+    ("shutout_multiplier_13_14", None): ("pay", "§8", N_("Winners who took all 200 points after a first-and-third "
+                                                         "or first-and-fourth finish win ×{n}.")),
+    ("early_end_e1", True): ("end", "§7", N_("E1: the hand ends when the second out alone holds the E1 fence and "
+                                             "the first out's team has points.")),
+    ("early_end_e1", False): ("end", "§7", N_("No early end E1: the second out's points never end the hand "
+                                              "early.")),
+    ("e1_fence", None): ("end", "§7", N_("E1 fence: {n} points.")),
+    ("early_end_e2", True): ("end", "§7", N_("E2: the hand ends when the first out's team holds the E2 fence and "
+                                             "the second out has points.")),
+    ("early_end_e2", False): ("end", "§7", N_("No early end E2: the first out's team's points never end the hand "
+                                              "early.")),
+    ("e2_fence", None): ("end", "§7", N_("E2 fence: {n} points.")),
+    ("early_end_e3", True): ("end", "§7", N_("E3: the hand ends as soon as one side holds all 200 points.")),
+    ("early_end_e3", False): ("end", "§7", N_("No early end E3: the hand goes on even when one side holds all 200 "
+                                              "points.")),
+    ("base_stake", None): ("pay", "§8", N_("Base stake: each share is worth {n}.")),
+    ("bonus_xi_qian", False): ("pay", "§8", N_("Hard bombs of 7 or 8 cards (喜) earn no bonus.")),
+    ("bonus_xi_qian", True): ("pay", "§8", N_("喜钱: a hard 7-card bomb collects one base stake from each other "
+                                              "player, an 8-card bomb two.")),
+}
+
+
+def rule_sentences(rules: Rules = None) -> tuple:
+    """One :class:`RuleSentence` per switch, in the switches' order, saying what this table's
+    value of it means."""
+    return rule_sentences_from(_SENTENCES, SWITCHES, coerce_rules(rules))
