@@ -481,15 +481,6 @@ class Fact(fields.Raw):
     """A fact of a hand, passed to the engine, which checks it (the settle body)."""
 
 
-# Facts that are counts or points. The JSON API takes them as JSON numbers only ("3" is refused
-# here, with the field named); the engine still decides what values are valid.
-NUMERIC_FACTS = {
-    "gandengyan": ("losers.*.cards", "losers.*.jokers", "losers.*.twos", "losers.*.held_bombs.*",
-                   "bombs_played.*", "tricks"),
-    "dagong": ("captured.*", "last_hand_points"),
-}
-
-
 def strict_numbers(facts: Any, game: str) -> None:
     """InputError 400 'wrong_type' for a number written as text (or true/false) in the facts."""
     def walk(node, parts, path):
@@ -507,7 +498,7 @@ def strict_numbers(facts: Any, game: str) -> None:
         elif isinstance(node, dict) and head in node and node[head] is not None:
             walk(node[head], rest, path + [head])
 
-    for pattern in NUMERIC_FACTS.get(game, ()):
+    for pattern in (ENGINES[game].NUMERIC_FACTS if game in ENGINES else ()):  # the engine says which facts count
         walk(facts, pattern.split("."), [])
 
 

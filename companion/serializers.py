@@ -95,7 +95,7 @@ def settlement_json(settlement, game: str) -> dict:
     """The answer of POST /settle."""
     out = {"deltas": dict(settlement.deltas), "steps": [tr(s) for s in settlement.steps],
            "points": dict(settlement.points or {}), "next_dealer": settlement.next_dealer}
-    if game == "dagong":
+    if settlement.winners is not None:  # a game that names winners (and the arch they won)
         out.update(winners=list(settlement.winners or []), arch=settlement.arch,
                    multiplier=settlement.multiplier)
     return out

@@ -25,9 +25,13 @@ class GameEngine(Protocol):
     TITLE: str                     # its Chinese name: "干瞪眼", "大冶打拱"
     LABEL: Text                    # the Chinese name with a translatable reading ("干瞪眼 Gan Deng Yan")
     DEALER_WORD: Text              # who leads a hand: "Dealer" (干瞪眼), "Banker" (大冶打拱)
+    DEALER_FACT: str               # the fact of a hand that names that player: "dealer", "banker"
     PLAYER_RANGE: tuple[int, int]  # fewest and most players at a table
     OUTCOME_NAMES: Mapping[str, Text]  # outcome kind (a Settlement's ``arch``) -> its name; {} when none
     TALLIES: tuple[str, ...]       # every review figure a hand may tally (Settlement.tallies), summary order
+    NUMERIC_FACTS: tuple[str, ...]  # facts that are counts ("losers.*.cards"): JSON numbers only in the API
+    VERDICT_ANCHORS: Mapping[str, str]  # check's code -> the rules-page paragraph that explains it
+    EXAMPLE_PLAYS: tuple[str, ...]  # plays the rules page shows with their readings
     SWITCHES: Mapping[str, Switch]
     PRESETS: Mapping[str, Any]
     Rules: type
@@ -54,6 +58,8 @@ class GameEngine(Protocol):
     def tally_figures(self, rules: Any = None) -> tuple: ...
 
     def rule_sentences(self, rules: Any = None) -> tuple: ...
+
+    def example_hands(self, names: list) -> list: ...
 
     def next_dealer(self, facts: Any) -> str: ...
 

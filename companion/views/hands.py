@@ -114,7 +114,7 @@ def record(table: Table):
         return _closed(table)
     if request.method == "GET":
         dealer = scoring.current_dealer(table)
-        data = {"dealer": dealer or ""} if table.game == "gandengyan" else {"banker": dealer or ""}
+        data = {scoring.engine_for(table.game).DEALER_FACT: dealer or ""}
         form = _form(table, data=data)
         form.request_id.data = uuid.uuid4().hex
         form.expected_number.data = str(table.hand_seq + 1)

@@ -26,27 +26,7 @@ bp = Blueprint("rules", __name__)
 # Where each verdict is explained: code -> the anchor of its paragraph on the game's rules page.
 # A legal verdict ("ok") names the paragraph of the type of play it used.
 
-RULE_ANCHORS = {
-    "dagong": {
-        "pass": "turns", "lead_pass": "turns", "bad_players": "deal", "too_many_copies": "deal",
-        "too_many_jokers": "deal", "reading_not_possible": "jokers", "previous_not_a_combination": "plays",
-        "not_higher": "follow", "length_mismatch": "follow", "type_mismatch": "follow",
-        "needs_bomb": "bomb-class", "mixed_510k": "510k", "mixed_below_pure": "510k", "suit_not_higher": "510k",
-        "too_many_jokers_in_510k": "510k", "bomb_beats_510k": "bomb-class", "510k_beats_small_bomb": "bomb-class",
-        "bomb_too_small": "bomb-class", "bomb_equal": "bomb-class", "no_straights": "sequences",
-        "two_in_sequence": "sequences", "sequence_too_short": "sequences", "not_a_combination": "plays",
-    },
-    "gandengyan": {
-        "pass": "turns", "lead_pass": "turns", "lead_ok": "plays", "bad_players": "deal", "too_many_copies": "deal",
-        "bad_rules": "house-rules",
-        "bad_previous": "plays", "bad_reading": "jokers", "joker_alone": "jokers", "joker_as_two": "jokers",
-        "joker_only": "jokers", "not_higher": "follow", "not_one_higher": "follow", "length_mismatch": "follow",
-        "type_mismatch": "follow", "only_bomb_beats_bomb": "bombs", "only_bomb_beats_joker": "bombs",
-        "only_bomb_beats_two": "twos", "bomb_too_small": "bombs", "two_as_last_card": "twos",
-        "two_in_sequence": "sequences", "not_a_combination": "plays", "reading_not_possible": "jokers",
-        "previous_not_a_combination": "plays",
-    },
-}
+RULE_ANCHORS = {name: module.VERDICT_ANCHORS for name, module in ENGINES.items()}
 TYPE_ANCHORS = {
     "single": "follow", "pair": "follow", "triple": "follow", "linked_pairs": "sequences",
     "linked_triples": "sequences", "straight": "sequences", "connected_pairs": "sequences", "510k": "510k",
@@ -124,17 +104,10 @@ def ruling_reason(data) -> str:
 # --------------------------------------------------------------------------------------------
 # Rules pages
 
-EXAMPLES = {
-    "dagong": ["3", "7 7", "8 8 8", "3 3 4 4", "3 3 3 4 4 4", "5 10 K", "5h 10h Kh", "9 9 9 9", "7 7 7 7 JK",
-               "SJ BJ"],
-    "gandengyan": ["7", "8", "5 5", "6 JK", "8 8 8", "4 5 6", "3 3 4 4", "6 6 6 6", "2", "SJ BJ"],
-}
-
-
 def _examples(module, rules) -> list[dict]:
     """Example plays with their readings (the game's classify): type and what they stand for."""
     out = []
-    for text in EXAMPLES.get(module.NAME, ()):
+    for text in module.EXAMPLE_PLAYS:
         try:
             readings = scoring.readings_of(module, text, rules, 4)
         except EngineError:
@@ -159,27 +132,13 @@ def _switches(module, rules, sentences) -> list[dict]:
 def _worked(module, rules, names: list[str], stake) -> list[dict]:
     """Worked settlements of example hands, settled live by the engine under ``rules``."""
     out = []
-    for facts in example_hands(module.NAME, names):
+    for facts in module.example_hands(names):
         try:
             settlement = module.settle(facts, rules, stake=stake or 1)
         except EngineError:
             continue
         out.append({"facts": facts, "settlement": settlement})
     return out
-
-
-def example_hands(game: str, names: list[str]) -> list[dict]:
-    """Example hand facts for a rules page (the rules files' worked examples, with these names)."""
-    if game == "dagong":
-        p1, p2, p3, p4 = (names + ["P1", "P2", "P3", "P4"])[:4] if len(names) == 4 else ("P1", "P2", "P3", "P4")
-        return [{"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None,
-                 "order": [p1, p2, p3, p4], "captured": {p1: 60, p2: 50, p3: 30, p4: 40}, "last_hand_points": 20},
-                {"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None,
-                 "order": [p1, p3], "captured": {p1: 120, p2: 0, p3: 80, p4: 0}}]
-    players = names or ["A", "B", "C", "D"]
-    cards, jokers = [3, 5, 1, 2, 4], [0, 1, 0, 0, 1]
-    losers = {name: {"cards": cards[i % 5], "jokers": jokers[i % 5]} for i, name in enumerate(players[1:])}
-    return [{"players": players, "winner": players[0], "dealer": players[0], "losers": losers}]
 
 
 def _render(module, rules, table: Table | None):

@@ -15,7 +15,7 @@ nothing here imports Flask or the database.
 """
 from __future__ import annotations
 
-from .about import DEALER_WORD, LABEL, OUTCOME_NAMES, declaration
+from .about import DEALER_FACT, DEALER_WORD, LABEL, OUTCOME_NAMES, declaration, EXAMPLE_PLAYS, NUMERIC_FACTS, VERDICT_ANCHORS, example_hands
 from .answers import answers, kind_of
 from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
@@ -28,7 +28,7 @@ from .settle import TALLIES, settle, tally_figures
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
-__all__ = ["NAME", "TITLE", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
+__all__ = ["NAME", "TITLE", "DEALER_FACT", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
            "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]
