@@ -100,10 +100,11 @@ def _prepare_facts(table: Table, facts: Any) -> dict:
     else:
         facts["players"] = list(given)
     try:
-        return json.loads(json.dumps(facts))
+        facts = json.loads(json.dumps(facts))
     except (TypeError, ValueError):
         raise ScoringError(N_("The hand's record contains values that are not numbers, text or lists."),
                            code="bad_facts", field="facts") from None
+    return engine_for(table.game).used_facts(facts, table_rules(table))  # no stored fact the outcome ignores
 
 
 def normalize_facts(table: Table, facts: Any) -> dict:
