@@ -171,18 +171,28 @@ def new(game):
     form = new_table_form(game, module, formdata=request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
         players = form.players()
-        try:
-            table = scoring.create_table(
-                game=game, name=form.name.data, players=players, stake=form.stake.data,
-                currency=form.currency.data, preset=form.preset.data or None, rules=form.rules(),
-                notes=form.notes.data, first_dealer=form.first_dealer_name(players))
-        except EngineError as error:
-            _put_error(form, error)
-        else:
+        problems = scoring.table_problems(name=form.name.data, players=players, stake=form.stake.data,
+                                          currency=form.currency.data, notes=form.notes.data)
+        for problem in problems:  # every bad field flagged at once
+            _put_error(form, problem)
+        table = None if problems else _create(form, game, players)
+        if table is not None:
             remember(table)
             return redirect(url_for("tables.show", public_id=table.public_id))
     status = 400 if request.method == "POST" else 200
     return render_template("table_new.html", form=form, game=game, module=module), status
+
+
+def _create(form, game: str, players: list) -> Table | None:
+    """The new table, or None with the error placed on its field."""
+    try:
+        return scoring.create_table(
+            game=game, name=form.name.data, players=players, stake=form.stake.data,
+            currency=form.currency.data, preset=form.preset.data or None, rules=form.rules(),
+            notes=form.notes.data, first_dealer=form.first_dealer_name(players))
+    except EngineError as error:
+        _put_error(form, error)
+        return None
 
 
 def _put_error(form, error: EngineError) -> None:
