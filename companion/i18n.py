@@ -191,3 +191,12 @@ def _korean_particles_in_templates(app: Flask) -> None:
     for name in ("gettext", "_", "ngettext"):
         if name in app.jinja_env.globals:
             app.jinja_env.globals[name] = wrap(app.jinja_env.globals[name])
+
+
+def imported_mark() -> str:
+    """"imported 1 Dec": what an imported copy's name gets, in the phone's language (today's date)."""
+    from datetime import date
+
+    from flask_babel import format_date
+
+    return gettext("imported %(date)s", date=format_date(date.today(), format="d MMM"))

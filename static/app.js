@@ -324,6 +324,31 @@
     if (banker) { banker.addEventListener("change", mark); mark(); }
   }
 
+  // A random first dealer/banker: "Draw" picks one of the players and says who.
+  function drawLots() {
+    document.querySelectorAll(".draw[data-for]").forEach(function (box) {
+      var select = document.getElementById(box.dataset.for), said = box.querySelector(".draw-said");
+      var button = box.querySelector("button");
+      if (!select || !button) return;
+      box.hidden = false;
+      button.addEventListener("click", function () {
+        var names = [].map.call(select.options, function (o) { return o.value; }).filter(Boolean);
+        if (!names.length) return;
+        var r = new Uint32Array(1);
+        if (window.crypto && crypto.getRandomValues) crypto.getRandomValues(r); else r[0] = Math.floor(Math.random() * 4294967296);
+        var name = names[r[0] % names.length];
+        select.value = name;
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+        var parts = (box.dataset.said || "{name}").split("{name}"), who = document.createElement("bdi");
+        who.textContent = name;
+        said.textContent = "";
+        said.appendChild(document.createTextNode(parts[0]));
+        said.appendChild(who);
+        said.appendChild(document.createTextNode(parts.slice(1).join("{name}")));
+      });
+    });
+  }
+
   // Read-only link fields: select the whole link when tapped (no inline handlers: see the CSP).
   function selectOnFocus() {
     document.querySelectorAll("input.select-on-focus").forEach(function (input) {
@@ -332,7 +357,7 @@
   }
 
   ready(function () {
-    selectOnFocus();
+    selectOnFocus(); drawLots();
     chips(); sizeLists(); steppers(); winnerRows(); capturedTotal(); localTimes(); fullNames(); bigType(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again
