@@ -105,11 +105,14 @@
   // Times: the server writes UTC (ISO in datetime=, readable UTC text inside); shown in the phone's zone.
   function localTimes(root) {
     if (!window.Intl || !Intl.DateTimeFormat) return;
-    var lang = document.documentElement.lang || undefined, fmt;
-    try { fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }); } catch (e) { return; }
+    var lang = document.documentElement.lang || undefined, fmt, clock;
+    try {
+      fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+      clock = new Intl.DateTimeFormat(lang, { timeStyle: "short" });
+    } catch (e) { return; }
     (root || document).querySelectorAll("time[datetime]").forEach(function (t) {
       var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d.getTime())) { t.title = t.textContent; t.textContent = fmt.format(d); }
+      if (!isNaN(d.getTime())) { t.title = t.textContent; t.textContent = (t.dataset.only === "time" ? clock : fmt).format(d); }
     });
   }
 

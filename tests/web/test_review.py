@@ -189,7 +189,8 @@ def test_summary_page(client, gdy_night):
     html = page.get_data(as_text=True)
     text = text_of(page)
     assert "4 hands played, 1 void" in text  # issue 21: the hands recorded, then the void ones
-    assert re.search(r"From \d{4}-\d\d-\d\d \d\d:\d\d to \d\d:\d\d UTC \(0 min\)", text)
+    assert re.search(r"From \d{4}-\d\d-\d\d \d\d:\d\d UTC to \d\d:\d\d UTC \(0 min\)", text)
+    assert re.search(r'<time datetime="[^"]+\+00:00" data-only="time">', html)  # app.js: the phone's zone
     assert re.search(r'<tr id="fig-shut_out">.*?</tr>', html, re.S)
     row = re.search(r'<tr id="fig-jokers">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["1", "0", "0", "3"]  # Bo Ann Di Cy, by standing
