@@ -62,7 +62,7 @@ def _language() -> str:
     return locale.language if locale else "en"
 
 
-FSI, PDI = "\u2068", "\u2069"
+FSI, PDI, RLI = "\u2068", "\u2069", "\u2067"
 
 
 def _translated(text: Text) -> str:
@@ -100,7 +100,11 @@ def _tr(text: Text) -> str:
     params = {key: _param(value) for key, value in text.params.items()}
     locale = get_locale()
     if locale is not None and locale.text_direction == "rtl":
-        params = {key: f"{FSI}{value}{PDI}" for key, value in params.items()}
+        # a name or number finds its own direction (FSI); a sentence of this language inside a
+        # sentence is right to left (RLI): FSI would look past its nested isolates, find no letter
+        # and lay a list of steps out left to right
+        params = {key: f"{RLI if isinstance(text.params[key], Text) else FSI}{value}{PDI}"
+                  for key, value in params.items()}
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation must not break the page

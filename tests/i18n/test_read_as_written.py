@@ -7,7 +7,7 @@ import re
 import pytest
 
 from companion import access, scoring
-from companion.i18n import FSI, LRI, PDI
+from companion.i18n import FSI, LRI, PDI, RLI
 
 ISOLATES = {FSI: "open", LRI: "open", "\u2067": "open", PDI: "close"}
 GDY = {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 1}, "محمد": {"cards": 5}, "Dee": {"cards": 1}},
@@ -61,6 +61,10 @@ def test_arabic_settlement_lines_nest_use_arabic_commas_and_keep_x4(client, hand
     assert ", " not in bo and "، " in bo                                    # Arabic commas between the factors
     assert f"{LRI}×{FSI}4{PDI}" in bo                                       # ×4 reads ×4, not 4×
     assert "لُعبت قنبلتان" in bo and f"{FSI}2{PDI} قنبلتان" not in bo         # the dual says two by itself
+    # the list of factors is an Arabic sentence: right to left (RLI), its first factor read first
+    # (FSI would find no letter outside the nested isolates and lay the list out left to right)
+    factors = bo[bo.index(RLI):]
+    assert factors.index("يحمل جوكر") < factors.index("لُعبت قنبلتان")
 
 
 def test_arabic_facts_use_arabic_commas(client, hands):
