@@ -78,6 +78,15 @@ def _translated(text: Text) -> str:
         return text.template if text.count == 1 else text.plural
 
 
+def label(text) -> str:
+    """A label ending with its colon, then the space before what follows it, except after a
+    full-width colon ("赢家：Bo", not "赢家： Bo")."""
+    from markupsafe import Markup, escape
+
+    text = escape(text)
+    return Markup(text if text.endswith(("：", "︰")) else text + Markup(" "))
+
+
 def number(value) -> str:
     """A number written the language's way ("0,5" in French and Indonesian, "1 234" in French):
     every number on a page, in a sentence or in a table, goes through here or ``format_money``."""
@@ -201,6 +210,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["tr"] = tr
     app.jinja_env.filters["utc_iso"] = utc_iso
     app.jinja_env.filters["num"] = number
+    app.jinja_env.filters["label"] = label
     app.jinja_env.globals["particle"] = particle
     _korean_particles_in_templates(app)
 

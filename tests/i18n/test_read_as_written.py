@@ -120,3 +120,11 @@ def test_french_colon_has_its_space_and_the_total_reads_well(client, hands):
     html = page(client, f"/t/{gdy.public_id}/hands/1", "fr")
     assert "Donneur suivant\u00a0: <b>" in html
     assert "encaisse 48 de 3 joueurs" not in html and "Ann reçoit 48 en tout, payés par 3 joueurs." in html
+
+
+def test_chinese_labels_take_no_space_after_their_full_width_colon(client, hands):
+    gdy, _ = hands
+    table = page(client, f"/t/{gdy.public_id}", "zh")
+    assert re.search(r'<span class="winners">赢家：<bdi>', table), re.search(r'<span class="winners">.{0,20}', table)
+    english = page(client, f"/t/{gdy.public_id}", "en")
+    assert '<span class="winners">Won: <bdi>' in english
