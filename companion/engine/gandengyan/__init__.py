@@ -28,7 +28,16 @@ from .settle import TALLIES, settle, tally_figures
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
-__all__ = ["NAME", "TITLE", "DEALER_FACT", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
-           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
+
+def used_facts(facts, rules=None):
+    """The facts as given: every fact of a 干瞪眼 hand counts in its settlement (the engine contract's
+    :meth:`GameEngine.used_facts`)."""
+    return facts
+
+
+__all__ = ["NAME", "TITLE", "DEALER_FACT", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+           "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
+           "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
+           "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]
