@@ -387,6 +387,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
     form.table = table
     form.names = names
     form.needed = needed
+    form.bounds = module.facts_description(rules, len(names))  # the chips offer only what the rules allow
     return form
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..text import N_
 from .outcome import ARCH_NAMES
-from .rules import DECKS
+from .facts import XI_SIZES, needed_facts
+from .rules import DECKS, TOTAL_POINTS, coerce_rules
 
 LABEL = N_("大冶打拱 Da Gong")  # the Chinese name with a translatable reading of it
 DEALER_WORD = N_("Banker")      # who leads a hand (and names the bright card) at this game
@@ -44,3 +45,10 @@ def example_hands(names: list) -> list:
              "captured": {p1: 60, p2: 50, p3: 30, p4: 40}, "last_hand_points": 20},
             {"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None, "order": [p1, p3],
              "captured": {p1: 120, p2: 0, p3: 80, p4: 0}}]
+
+
+def facts_description(rules=None, players: int | None = None) -> dict:
+    """Bounds of a hand's facts for the faces (the hand form's chips): ``points`` (all the card
+    points of a hand), ``xi_bomb_sizes`` (the hard bombs that earn 喜钱), ``needed`` (the optional
+    facts these rules use)."""
+    return {"points": TOTAL_POINTS, "xi_bomb_sizes": tuple(XI_SIZES), "needed": tuple(needed_facts(coerce_rules(rules)))}

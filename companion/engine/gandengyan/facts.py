@@ -129,18 +129,40 @@ def _bool(value, name: str, key: str, field: str, default: bool) -> bool:
     return value
 
 
+def bomb_sizes(rules: Rules, n_decks: int, played: bool) -> tuple:
+    """Every size a listed bomb may have: ``min_bomb`` to 6 per deck (4 naturals + 2 jokers); and 2,
+    the double joker, for bombs PLAYED at a table with ``jokerBomb`` on. The one place these bounds
+    are decided: the validator below and the hand form's chips (:func:`facts_description`) use it."""
+    return ((2,) if played and rules.joker_bomb != "off" else ()) + tuple(range(rules.min_bomb, 6 * n_decks + 1))
+
+
+def most_jokers(n_decks: int) -> int:
+    """The most jokers the losers of a hand can hold together (two per deck)."""
+    return JOKERS_PER_DECK * n_decks
+
+
+def facts_description(rules: Rules = None, players: int | None = None) -> dict:
+    """Bounds of a hand's facts under ``rules`` at a table of ``players``, for the faces (the hand
+    form's chips): ``jokers`` (the most a loser can hold), ``held_bomb_sizes``,
+    ``played_bomb_sizes``, ``needed`` (the optional facts these rules use)."""
+    rules = as_rules(rules)
+    n = decks(rules, players)
+    return {"jokers": most_jokers(n), "held_bomb_sizes": bomb_sizes(rules, n, False),
+            "played_bomb_sizes": bomb_sizes(rules, n, True), "needed": tuple(needed_facts(rules))}
+
+
 def _sizes(value, name: str, field: str, rules: Rules, n_decks: int, joker_bomb: bool) -> list:
-    """A list of bomb sizes: ``min_bomb`` to 6 per deck (4 naturals + 2 jokers); 2 = the double
-    joker where ``joker_bomb`` (bombs played at a table with ``jokerBomb``)."""
+    """A list of bomb sizes, each one of :func:`bomb_sizes` (``joker_bomb``: bombs played)."""
     if value is None:
         return []
     if not isinstance(value, (list, tuple)) or len(value) > MAX_BOMBS:
         _fail("not_list", field, _E_LIST, name=name, what=_WHAT["held_bombs"])
-    low, high = rules.min_bomb, 6 * n_decks
+    allowed = bomb_sizes(rules, n_decks, joker_bomb)
+    low, high = rules.min_bomb, allowed[-1]
     out = []
     for i, size in enumerate(value):
         size = _int(size, name, "held_bombs", f"{field}.{i}")
-        if not (low <= size <= high or (joker_bomb and size == 2 and rules.joker_bomb != "off")):
+        if size not in allowed:
             _fail("bomb_size", f"{field}.{i}", _E_BOMB_SIZE, name=name, size=size, low=low, high=high)
         out.append(size)
     return out
@@ -274,9 +296,9 @@ class _Totals:
     def add(self, name: str, cards: int, jokers: int) -> None:
         n = self.n_decks
         self.jokers += jokers
-        if self.jokers > JOKERS_PER_DECK * n:
+        if self.jokers > most_jokers(n):
             _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, n, total=self.jokers, decks=n,
-                  limit=JOKERS_PER_DECK * n)
+                  limit=most_jokers(n))
         self.cards += cards
         if self.cards > CARDS_PER_DECK * n:
             _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, n, total=self.cards, decks=n,
