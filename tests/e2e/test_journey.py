@@ -112,11 +112,14 @@ def test_gandengyan_evening(page: Page, live_server):
     page.click("#record")
     page.locator("label.pill", has_text="Ann").click()
     set_number(page, "cards_1", 2)
-    set_number(page, "jokers_1", 9)                            # typed: no chip says 9
+    set_number(page, "jokers_1", 3)                            # 3 jokers among 2 cards left: impossible
     set_number(page, "cards_2", 1)
     page.click("#save-hand")
     expect(page.locator("#jokers_1-error")).to_be_visible()
-    expect(page.locator("#jokers_1")).to_have_value("9")
+    expect(page.locator("#jokers_1")).to_have_value("3")
+    # the chips offer no more jokers than the decks hold (2 decks: 4), and no "5+"
+    assert page.locator("#jokers_1-field .chip").evaluate_all("bs => bs.map(b => b.dataset.value)") == [
+        "0", "1", "2", "3", "4"]
 
 
 def test_dagong_evening(page: Page, live_server):
