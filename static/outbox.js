@@ -334,6 +334,13 @@
             fix.addEventListener("click", function () { state.reviewing = item.id; showPage(item.html, item.answerUrl || item.url); });
             actions.appendChild(fix);
           }
+          var again = document.createElement("button");  // e.g. after joining the table again
+          again.type = "button"; again.className = "outbox-retry"; again.textContent = w.retry;
+          again.addEventListener("click", function () {
+            item.state = "waiting"; item.reason = ""; item.html = "";
+            put(item).then(flush);
+          });
+          actions.appendChild(again);
           var drop = document.createElement("button");
           drop.type = "button"; drop.className = "danger outbox-discard"; drop.textContent = w.discard;
           drop.addEventListener("click", function () {
@@ -347,7 +354,8 @@
       });
       box.hidden = !mine.length;
       var count = box.querySelector(".outbox-count");
-      if (count) count.textContent = (w.count || "{n}").replace("{n}", String(mine.filter(function (i) { return i.state === "waiting"; }).length));
+      var waiting = mine.filter(function (i) { return i.state === "waiting"; }).length;
+      if (count) { count.textContent = (w.count || "{n}").replace("{n}", String(waiting)); count.hidden = !waiting; }
       box.classList.toggle("has-refused", mine.some(function (i) { return i.state === "refused"; }));
     }, function () { box.hidden = true; });
   }

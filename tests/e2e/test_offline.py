@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from companion import access, scoring
 from companion.models import Hand
-from e2e_helpers import ARTIFACTS  # noqa: F401  (screenshots)
+from e2e_helpers import ARTIFACTS
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 FIRST = {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0}}}
@@ -197,3 +197,49 @@ def test_the_manifest_passes_chromiums_installability_check(browser_type, browse
         assert not manifest.get("errors"), manifest.get("errors")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+def test_waiting_and_refused_states_screenshots(browser, browser_context_args, live_server, lang):
+    """A hand saved offline (the note next to Save, then the table page opened offline by the
+    service worker with the hand waiting), then refused when the phone is back (the share link
+    was reset meanwhile): kept, with the server's reason, to correct or discard. Screenshots in
+    tests/e2e/artifacts/offline-*-<lang>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    public_id, token = table_with_a_hand(live_server)
+    phone = browser.new_context(**browser_context_args)
+    try:
+        page = phone.new_page()
+        page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={token}")
+        expect(page.locator("#record")).to_be_visible()
+        wait_until(page, "navigator.serviceWorker.controller !== null", 10)
+        page.goto(f"{live_server}/t/{public_id}/record")
+        phone.set_offline(True)
+        fill_hand(page, "Cy", {0: 3, 1: 2})
+        page.click("#save-hand")
+        expect(page.locator(".outbox-note.waiting")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(ARTIFACTS / f"offline-waiting-form-{lang}.png"), full_page=False)
+        page.goto(f"{live_server}/t/{public_id}")  # offline: the service worker's copy
+        expect(page.locator("#outbox li.waiting")).to_have_count(1)
+        page.locator("#outbox").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"offline-waiting-table-{lang}.png"), full_page=False)
+
+        with live_server.app.app_context():
+            access.reset_token(scoring.get_table(public_id))
+        phone.set_offline(False)
+        page.evaluate("window.ctcOutbox.flush()")
+        wait_until(page, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 20)
+        page.reload()
+        refused = page.locator("#outbox li.refused")
+        expect(refused.locator(".reason")).not_to_be_empty()
+        expect(refused.locator(".outbox-discard")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator("#outbox").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"offline-refused-{lang}.png"), full_page=False)
+        assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann")]
+        page.on("dialog", lambda d: d.accept())
+        refused.locator(".outbox-discard").click()  # discarded on purpose, never silently
+        expect(page.locator("#outbox")).to_be_hidden()
+    finally:
+        phone.close()
