@@ -13,7 +13,7 @@
   "use strict";
   if (!window.fetch || !window.indexedDB || !window.URLSearchParams) return;
 
-  var DB_NAME = "ctc-outbox", STORE = "items", TIMEOUT_MS = 10000, RETRY_MS = 5000;
+  var DB_NAME = "ctc-outbox", STORE = "items", META = "meta", TIMEOUT_MS = 10000, RETRY_MS = 5000, LEASE_MS = 15000;
   var state = window.__ctcOutbox || (window.__ctcOutbox = { reviewing: null, flushing: false, timer: null });
 
   function ready(fn) {
@@ -28,17 +28,21 @@
   // ---------------------------------------------------------------------------------- storage
   function open() {
     return new Promise(function (resolve, reject) {
-      var req = indexedDB.open(DB_NAME, 1);
-      req.onupgradeneeded = function () { req.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true }); };
+      var req = indexedDB.open(DB_NAME, 2);
+      req.onupgradeneeded = function () {
+        var db = req.result;
+        if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+        if (!db.objectStoreNames.contains(META)) db.createObjectStore(META, { keyPath: "key" });
+      };
       req.onsuccess = function () { resolve(req.result); };
       req.onerror = function () { reject(req.error); };
     });
   }
 
-  function tx(mode, fn) {
+  function tx(mode, fn, name) {
     return open().then(function (db) {
       return new Promise(function (resolve, reject) {
-        var t = db.transaction(STORE, mode), store = t.objectStore(STORE), out;
+        var t = db.transaction(name || STORE, mode), store = t.objectStore(name || STORE), out;
         out = fn(store);
         t.oncomplete = function () { db.close(); resolve(out && "result" in out ? out.result : out); };
         t.onerror = function () { db.close(); reject(t.error); };
@@ -98,6 +102,29 @@
     window.scrollTo(0, 0);
   }
 
+  // Saved: open the page the server redirected to, as a plain form post would (Back returns to
+  // the form). Its messages ("Hand 3 is void.") were in the answer fetch followed: carried over.
+  function go(res) {
+    var doc = new DOMParser().parseFromString(res.html || "", "text/html");
+    var flashes = doc.querySelector(".flashes");
+    try {
+      if (flashes) sessionStorage.setItem("ctcFlash", JSON.stringify({ url: res.url, text: [].map.call(
+        flashes.querySelectorAll(".flash"), function (p) { return p.textContent; }) }));
+    } catch (e) { /* private mode: the page shows without the message */ }
+    location.assign(res.url);
+  }
+
+  function carriedFlashes() {
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem("ctcFlash") || "null"); sessionStorage.removeItem("ctcFlash"); } catch (e) { return; }
+    var main = document.querySelector("main");
+    if (!saved || saved.url !== location.href || !main || document.querySelector(".flashes")) return;
+    var box = document.createElement("div");
+    box.className = "flashes"; box.setAttribute("role", "status");
+    saved.text.forEach(function (t) { var p = document.createElement("p"); p.className = "flash"; p.textContent = t; box.appendChild(p); });
+    main.insertBefore(box, main.firstChild);
+  }
+
   function freshToken(body) {
     var input = document.querySelector("input[name=csrf_token]");
     var params = new URLSearchParams(body);
@@ -111,16 +138,37 @@
     return [].map.call(a, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  // One sender at a time across this phone's tabs: the Web Locks API where the origin is secure,
-  // else a short lease in localStorage (plain HTTP).
+  // One sender at a time across this phone's tabs (two tabs sending one correction would make
+  // the second a conflict): the Web Locks API where the origin is secure, else a lease taken in
+  // an IndexedDB transaction (those are serialised across tabs, so taking it is atomic).
   function exclusively(fn) {
     if (navigator.locks && navigator.locks.request) return navigator.locks.request("ctc-outbox", fn);
-    var key = "ctcOutboxLease", now = Date.now(), lease = null;
-    try { lease = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { lease = null; }
-    if (lease && lease.until > now && lease.owner !== pageId) { state.busy = true; return Promise.resolve(); }
-    try { localStorage.setItem(key, JSON.stringify({ owner: pageId, until: now + 60000 })); } catch (e) { /* none */ }
-    function free() { try { localStorage.removeItem(key); } catch (e) { /* none */ } }
-    return fn().then(free, function (e) { free(); throw e; });
+    return lease().then(function (mine) {
+      if (!mine) { state.busy = true; return; }
+      function free() {
+        return tx("readwrite", function (s) {
+          var r = s.get("lease");
+          r.onsuccess = function () { if (r.result && r.result.owner === pageId) s["delete"]("lease"); };
+        }, META);
+      }
+      return fn().then(free, function (e) { return free().then(function () { throw e; }); });
+    });
+  }
+
+  // Take (or renew) the lease for LEASE_MS: a tab the phone froze mid-send blocks the others no longer.
+  function lease() {
+    if (navigator.locks && navigator.locks.request) return Promise.resolve(true);
+    return tx("readwrite", function (s) {
+      var mine = { result: false }, r = s.get("lease");
+      r.onsuccess = function () {
+        var lease = r.result, now = Date.now();
+        if (!lease || lease.until < now || lease.owner === pageId) {
+          s.put({ key: "lease", owner: pageId, until: now + LEASE_MS });
+          mine.result = true;
+        }
+      };
+      return mine;
+    }, META);
   }
 
   // Send every waiting item, in order. Stops at the first one the server cannot take yet.
@@ -134,7 +182,10 @@
       items.forEach(function (listed) {
         chain = chain.then(function () {
           if (stopped) return;
-          return get(listed.id);  // another tab may have sent it meanwhile
+          return lease().then(function (still) {  // renewed before each send
+            if (!still) { stopped = true; state.busy = true; return null; }
+            return get(listed.id);  // another tab may have sent it meanwhile
+          });
         }).then(function (item) {
           if (stopped || !item || item.state !== "waiting") return;
           return send(item.url, freshToken(item.body)).then(function (res) {
@@ -272,6 +323,7 @@
         var done = res.ok && state.reviewing ? remove(state.reviewing) : Promise.resolve();
         return done.then(function () {
           if (res.ok) state.reviewing = null;
+          if (res.ok && res.redirected) return go(res);  // saved: on to the page the server named
           showPage(res.html, res.url);
         });
       }
@@ -382,6 +434,7 @@
 
   window.addEventListener("online", function () { flush(); });  // (a page shown in place drops it: added again)
   ready(function () {
+    carriedFlashes();
     hookForms();
     render();
     installable();

@@ -81,7 +81,7 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
             expect(table_page.locator("#install-note")).to_be_visible() if kind == "lan" else \
                 expect(table_page.locator("#install-note")).to_be_hidden()
             if kind == "secure":  # the service worker controls the pages from now on
-                wait_until(table_page, "navigator.serviceWorker.controller !== null", 10)
+                wait_until(table_page, "navigator.serviceWorker.controller !== null", 30)
             record, edit = phone.new_page(), phone.new_page()
             record.goto(f"{base}/t/{public_id}/record")
             edit.goto(f"{base}/t/{public_id}/hands/1/edit")
@@ -241,5 +241,27 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         page.on("dialog", lambda d: d.accept())
         refused.locator(".outbox-discard").click()  # discarded on purpose, never silently
         expect(page.locator("#outbox")).to_be_hidden()
+    finally:
+        phone.close()
+
+
+def test_online_a_void_and_its_undo_show_their_messages(browser, browser_context_args, live_server):
+    """Online the script's fetch is invisible: the page the server names opens, with its message."""
+    public_id, token = table_with_a_hand(live_server)
+    phone = browser.new_context(**browser_context_args)
+    try:
+        page = phone.new_page()
+        page.on("dialog", lambda d: d.accept())
+        page.goto(f"{live_server}/t/{public_id}#key={token}")
+        expect(page.locator("#record")).to_be_visible()
+        page.goto(f"{live_server}/t/{public_id}/hands/1")
+        page.click("#void")
+        expect(page.locator(".flash")).to_contain_text("Hand 1 is void")
+        expect(page.locator("#void-tag")).to_be_visible()
+        page.goto(f"{live_server}/t/{public_id}")
+        page.click("#undo")
+        expect(page.locator(".flash")).to_contain_text("Undone")
+        assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann")]
+        assert outbox(page) == []
     finally:
         phone.close()
