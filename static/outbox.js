@@ -114,6 +114,17 @@
     location.assign(res.url);
   }
 
+  // A page the service worker opened from its copy (no network): say so; its old messages go.
+  function offlineCopy() {
+    var main = document.querySelector("main");
+    if (!document.body || !document.body.dataset.offlineCopy || !main) return;
+    document.querySelectorAll(".flashes").forEach(function (f) { f.remove(); });
+    var note = document.createElement("p");
+    note.className = "notice"; note.id = "offline-copy"; note.setAttribute("role", "status");
+    note.textContent = words().offlineCopy || "";
+    main.insertBefore(note, main.firstChild);
+  }
+
   function carriedFlashes() {
     var saved = null;
     try { saved = JSON.parse(sessionStorage.getItem("ctcFlash") || "null"); sessionStorage.removeItem("ctcFlash"); } catch (e) { return; }
@@ -434,6 +445,7 @@
 
   window.addEventListener("online", function () { flush(); });  // (a page shown in place drops it: added again)
   ready(function () {
+    offlineCopy();
     carriedFlashes();
     hookForms();
     render();

@@ -33,7 +33,12 @@ function page(request) {
     return caches.open(PAGES).then(function (c) {
       return c.match(request).then(function (hit) { return hit || c.match(request, { ignoreSearch: true }); });
     }).then(function (hit) {
-      return hit || Response.error();
+      if (!hit) return Response.error();
+      // marked, so the page says it is the copy this phone kept (static/outbox.js)
+      return hit.text().then(function (html) {
+        return new Response(html.replace("<body>", '<body data-offline-copy="1">'),
+          { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      });
     });
   });
 }

@@ -110,6 +110,7 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
         if kind == "secure":  # reload offline: the service worker has the table page, with the outbox
             a_table.reload()
             expect(a_table.locator("#outbox li.waiting")).to_have_count(2)
+            expect(a_table.locator("#offline-copy")).to_be_visible()
             expect(a_table.locator("#standings")).to_be_visible()
             a_table.goto(f"{base}/t/{public_id}/record")  # the record form opens offline too
             expect(a_table.locator("#save-hand")).to_be_visible()
@@ -119,12 +120,12 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
 
         phones[0].set_offline(False)
         a_table.evaluate("window.ctcOutbox.flush()")
-        wait_until(a_table, "window.ctcOutbox.all().then(i => i.length === 0)", 20)
+        wait_until(a_table, "window.ctcOutbox.all().then(i => i.length === 0)", 30)
         assert stored_hands(live_server, public_id) == [(1, "Ann", 2), (2, "Bo", 1)]
 
         phones[1].set_offline(False)
         b_table.evaluate("window.ctcOutbox.flush()")
-        wait_until(b_table, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 20)
+        wait_until(b_table, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 30)
         # every hand once, in the order typed; B's correction of hand 1 was refused, not applied
         assert stored_hands(live_server, public_id) == [(1, "Ann", 2), (2, "Bo", 1), (3, "Cy", 1)]
         b_table.reload()
@@ -175,7 +176,7 @@ def test_a_5xx_answer_keeps_the_hand_in_the_outbox_and_it_goes_later(browser, br
         assert [i["state"] for i in outbox(page)] == ["waiting"]
         page.unroute("**/record")
         page.goto(f"{live_server}/t/{public_id}")
-        wait_until(page, "window.ctcOutbox.all().then(i => i.length === 0)", 20)
+        wait_until(page, "window.ctcOutbox.all().then(i => i.length === 0)", 30)
         expect(page.locator("#hand-2")).to_be_visible(timeout=10000)
         assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann"), (2, "Bo")]
     finally:
@@ -189,7 +190,7 @@ def test_the_manifest_passes_chromiums_installability_check(browser_type, browse
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(f"{live_server}/")
-        wait_until(page, "navigator.serviceWorker.controller !== null", 10)
+        wait_until(page, "navigator.serviceWorker.controller !== null", 30)
         cdp = context.new_cdp_session(page)
         errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
         assert errors == [], json.dumps(errors)
@@ -212,7 +213,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         page = phone.new_page()
         page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={token}")
         expect(page.locator("#record")).to_be_visible()
-        wait_until(page, "navigator.serviceWorker.controller !== null", 10)
+        wait_until(page, "navigator.serviceWorker.controller !== null", 30)
         page.goto(f"{live_server}/t/{public_id}/record")
         phone.set_offline(True)
         fill_hand(page, "Cy", {0: 3, 1: 2})
@@ -229,7 +230,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
             access.reset_token(scoring.get_table(public_id))
         phone.set_offline(False)
         page.evaluate("window.ctcOutbox.flush()")
-        wait_until(page, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 20)
+        wait_until(page, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 30)
         page.reload()
         refused = page.locator("#outbox li.refused")
         expect(refused.locator(".reason")).not_to_be_empty()
