@@ -213,6 +213,7 @@
     }); }).catch(function () { /* storage unavailable: nothing to send */ }).then(function () {
       state.flushing = false;
       render();
+      forms();
       if (changed) document.dispatchEvent(new CustomEvent("outbox:sent"));
       return all().then(function (items) {
         clearTimeout(state.timer);
@@ -302,7 +303,7 @@
       }
       if (same) { item.id = same.id; item.created = same.created; }
       item.page = pageId;
-      return put(item);
+      return put(item).then(function (id) { form.dataset.outboxItem = String(id); });
     });
   }
 
@@ -355,6 +356,19 @@
         submit(form, e.submitter).then(function () { delete form.dataset.outboxBusy; },
           function () { delete form.dataset.outboxBusy; unlock(form); });
       });
+    });
+  }
+
+  // A form whose save waited: say what became of it (sent, or refused and why).
+  function forms() {
+    document.querySelectorAll("form[data-outbox-item]").forEach(function (form) {
+      var id = parseInt(form.dataset.outboxItem, 10), note = form.querySelector(".outbox-note.waiting");
+      if (!note) return;
+      get(id).then(function (item) {
+        var p = note.querySelector("p");
+        if (!item) { note.className = "outbox-note sent"; p.textContent = words().sent || ""; delete form.dataset.outboxItem; }
+        else if (item.state === "refused") { note.className = "outbox-note error"; p.textContent = item.reason; }
+      }, function () {});
     });
   }
 

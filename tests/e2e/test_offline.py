@@ -175,6 +175,8 @@ def test_a_5xx_answer_keeps_the_hand_in_the_outbox_and_it_goes_later(browser, br
         expect(page.locator(".outbox-note.waiting")).to_contain_text("Busy")
         assert [i["state"] for i in outbox(page)] == ["waiting"]
         page.unroute("**/record")
+        page.evaluate("window.ctcOutbox.flush()")
+        expect(page.locator(".outbox-note.sent")).to_contain_text("Sent")  # the form page says so
         page.goto(f"{live_server}/t/{public_id}")
         wait_until(page, "window.ctcOutbox.all().then(i => i.length === 0)", 30)
         expect(page.locator("#hand-2")).to_be_visible(timeout=10000)
