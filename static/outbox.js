@@ -344,6 +344,17 @@
     });
   }
 
+  // On a refused item's page (the conflict page), keeping the saved version drops the item: chosen.
+  function keepSaved() {
+    document.querySelectorAll("#keep-theirs, #keep-saved").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        if (!state.reviewing) return;
+        e.preventDefault();
+        remove(state.reviewing).then(function () { state.reviewing = null; location.assign(a.href); });
+      });
+    });
+  }
+
   function hookForms() {
     document.querySelectorAll("form[data-outbox]").forEach(function (form) {
       if (form.dataset.outboxReady) return;
@@ -462,6 +473,7 @@
     offlineCopy();
     carriedFlashes();
     hookForms();
+    keepSaved();
     render();
     installable();
     document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") flush(); });

@@ -134,6 +134,10 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
         refused.locator(".outbox-fix").click()
         expect(b_table.locator("#conflict-message")).to_be_visible()  # both versions, and the choice
         expect(b_table.locator("#version-mine")).to_be_visible()
+        b_table.click("#use-mine")  # B chooses: its correction over A's
+        expect(b_table.locator("#saved")).to_be_visible()
+        assert outbox(b_table) == []  # chosen, so no longer waiting to be decided
+        assert stored_hands(live_server, public_id) == [(1, "Ann", 3), (2, "Bo", 1), (3, "Cy", 1)]
     finally:
         for phone in phones:
             phone.close()
