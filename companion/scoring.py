@@ -814,8 +814,10 @@ def next_undo(table: Table) -> HandEvent | None:
     return db.session.scalar(_undo_target(table))
 
 
-def undo_last(table: Table, *, device=None) -> HandEvent | None:
+def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent | None:
     """Undo the table's latest change that is not yet undone (repeat to go further back).
+    ``expected``: the id of the event the phone's undo button named; when another change came
+    in between (an undo sent late from a phone's outbox, or sent twice), nothing is undone.
 
     Undoing a create voids the hand (nothing is ever deleted); an edit goes back to the facts
     before it (re-settled by the engine); a void restores; a restore voids. Returns the new
@@ -824,6 +826,11 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
     try:
         _lock(table)
         event = db.session.scalar(_undo_target(table))
+        if expected is not None and (event is None or str(event.id) != str(expected)):
+            db.session.rollback()
+            raise ScoringError(N_("The table changed since this undo was offered (another change came in "
+                                  "between); nothing was undone. Look at the table and undo again if needed."),
+                               code="undo_moved", field="undo")
         if event is None:
             db.session.rollback()
             return None

@@ -272,8 +272,10 @@ def undo(table: Table):
     if not form.validate():
         abort(400)
     try:
-        event = scoring.undo_last(table, device=device_label())
+        event = scoring.undo_last(table, device=device_label(), expected=request.form.get("undo_event") or None)
     except EngineError as error:  # e.g. the earlier facts no longer settle under the engine
+        if error.code == "undo_moved":  # a late undo (a phone's outbox): refused, with the reason
+            abort(409, description=engine_message(error))
         flash(_("Could not undo: %(reason)s", reason=engine_message(error)))
         return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:
