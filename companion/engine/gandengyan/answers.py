@@ -62,12 +62,15 @@ def answers(previous, rules: Rules = None, hand=None, *, players=None, previous_
         raise error
     n_decks = decks(rules, players)
     table_cards, top = _table(previous, rules, previous_as, n_decks)
+    whole_decks = hand is None or (isinstance(hand, str) and not hand.strip())
     pool = _pool(hand, table_cards, n_decks)
+    # an answer that would empty the hand is judged as the player's last card (twoAsLastCard)
     ranked = weakest_of_each_kind(_candidates(top, pool, rules, n_decks),
                                   lambda cards: check(table_cards, cards, rules, players=players,
-                                                      previous_as=previous_as),
+                                                      previous_as=previous_as,
+                                                      last_card=not whole_decks and len(cards) == pool.size),
                                   kind_of, lambda play: weight(play, rules), ("follow", "two", "joker"))
-    return answers_of(ranked, hand is None or (isinstance(hand, str) and not hand.strip()))
+    return answers_of(ranked, whole_decks)
 
 
 def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
