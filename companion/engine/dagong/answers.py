@@ -100,6 +100,10 @@ def _pool(hand, table_cards: tuple) -> Pool:
         error = decks_limit_error(cards, DECKS, "hand")
         if error is not None:
             raise error
+        together = decks_limit_error(cards + table_cards, DECKS, "hand")
+        if together is not None:
+            raise CardError(N_("Your hand and the cards on the table together are impossible: {problem}",
+                               problem=together.message), code="too_many_copies", field="hand")
     naturals: dict = {}
     for card in cards:
         if not card.is_joker:

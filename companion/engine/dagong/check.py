@@ -4,12 +4,12 @@
 and writes the reason with the verdict (:mod:`.reasons`)."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES, Card, CardError, parse_cards
+from ..cards import RANK_NAMES, Card, CardError, decks_limit_error, parse_cards
 from ..results import Reading, Verdict
 from ..text import N_
 from . import reasons
 from .combos import BOMB_CLASS, analyse, beats, cards_key
-from .rules import DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
+from .rules import DECKS, DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
 
 _PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
 _TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutive_pairs": "linked_pairs",
@@ -92,6 +92,12 @@ def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: st
                            None, () if mine.deck_problem else mine.readings)
     if mine.deck_problem is not None:
         return Verdict(False, "too_many_copies", mine.deck_problem)
+    if previous is not None:
+        together = decks_limit_error(previous + play, DECKS)
+        if together is not None:  # each play fits the decks, but not both (§2: two decks)
+            return Verdict(False, "too_many_copies",
+                           N_("The play on the table and this play together are impossible: {problem}",
+                              problem=together.message), None, mine.readings)
     readings = mine.readings
     if play_as is not None:
         readings = declared_readings(readings, play_as)
@@ -123,7 +129,8 @@ def _follow(table: tuple, previous_as, readings: tuple, key: tuple, rules: PlayR
         ordinary = [r for r in beating if r.type not in BOMB_CLASS]
         used = (ordinary or beating)[0]
         others = [r for r in beating if r is not used]
-        return Verdict(True, "ok", reasons.legal_follow(prev, used, others, rules), used, every)
+        # a legal follow lists every reading that beats, the one used first (as 干瞪眼)
+        return Verdict(True, "ok", reasons.legal_follow(prev, used, others, rules), used, (used, *others))
     code, reason, shown = reasons.not_beating(prev, readings, key, rules)
     return Verdict(False, code, reason, shown, every)
 
