@@ -838,3 +838,21 @@ def test_engine_imports_nothing_from_flask_or_the_database():
     stdlib = {"__future__", "bisect", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
               "typing"}
     assert modules <= shared | own | stdlib, modules
+
+
+@pytest.mark.parametrize("switches, field", [
+    ({"tripleFollow": "sometimes"}, "rules.triple_follow"),
+    ({"jokerBomb": 7}, "rules.joker_bomb"),
+])
+def test_check_with_a_bad_switch_raises_like_dagong(switches, field):
+    """A bad switch is a RulesError naming it, in both games (issue 19 item 7); twin: a good one."""
+    from companion.engine import dagong
+    from companion.engine.errors import RulesError
+
+    with pytest.raises(RulesError) as error:
+        g.check("5", "6", switches)
+    assert error.value.field == field
+    with pytest.raises(RulesError) as dagong_error:
+        dagong.check("5", "6", {"bombMin": "x"})
+    assert dagong_error.value.field == "rules.bomb_min"
+    assert g.check("5", "6", {next(iter(switches)): "anyHigher" if "triple" in field else "top"}).legal

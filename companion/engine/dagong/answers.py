@@ -17,7 +17,7 @@ from ..errors import RulesError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
-from .check import _declared, _is_lead, declaration, declared_readings, judge, to_cards
+from .check import _declared, _is_lead, _seated, declaration, declared_readings, judge, to_cards
 from .combos import BOMB_CLASS, analyse, cards_key, strength
 from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
 
@@ -71,8 +71,7 @@ def answers(previous, rules: Rules = DEFAULT_RULES, hand=None, *, players=None, 
 
 
 def _check_players(players) -> None:
-    if players is not None and (isinstance(players, bool) or players not in range(PLAYER_RANGE[0],
-                                                                                   PLAYER_RANGE[1] + 1)):
+    if players is not None and not _seated(players):
         raise RulesError(N_("大冶打拱 is played by exactly 4 players, not {players}.", players=players),
                          code="player_count", field="players")
 
@@ -86,7 +85,7 @@ def _table(previous, rules: Rules, previous_as) -> tuple:
     table = analyse(cards_key(cards), play_rules(rules))
     if table.deck_problem is not None:
         raise CardError(table.deck_problem, code="too_many_copies", field="previous")
-    declared = _declared(previous_as)
+    declared = _declared(previous_as, "previous_as")
     readings = table.readings
     if declared is not None:
         readings = declared_readings(readings, declared)

@@ -84,7 +84,7 @@ def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
         raise CardError(N_("The cards on the table need more decks than the table has."),
                         code="too_many_copies", field="previous")
     readings = readings_for(codes, rules)
-    declared = _declared_text(previous_as)
+    declared = _declared_text(previous_as, "previous_as")
     if declared is not None:
         want = sorted(min(c.rank, JOKER) for c in cards_of(declared, "previous_as"))
         readings = tuple(r for r in readings if sorted(min(v, JOKER) for v in r.values) == want)
