@@ -856,3 +856,37 @@ def test_check_with_a_bad_switch_raises_like_dagong(switches, field):
         dagong.check("5", "6", {"bombMin": "x"})
     assert dagong_error.value.field == "rules.bomb_min"
     assert g.check("5", "6", {next(iter(switches)): "anyHigher" if "triple" in field else "top"}).legal
+
+
+def _facts4(**losers):
+    out = {"B": {"cards": 1}, "C": {"cards": 1}, "D": {"cards": 1}}
+    out.update(losers)
+    return {"players": ["A", "B", "C", "D"], "winner": "A", "losers": out}
+
+
+# impossible hands refused, each naming its field and the bound (issue 19 item 5); each with a twin
+@pytest.mark.parametrize("facts, switches, code, field, bound", [
+    (_facts4(B={"cards": 99}), {}, "cards_exceed_deal", "losers.B.cards", "93"),
+    (_facts4(B={"cards": 93}), {}, None, None, None),                     # twin: 6 + 87 to draw
+    (_facts4(B={"cards": 45}), {"deckMode": "oneDeck"}, "cards_exceed_deal", "losers.B.cards", "39"),
+    (_facts4(B={"cards": 39}), {"deckMode": "oneDeck"}, None, None, None),
+    (_facts4(B={"cards": 9, "jokers": 2, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "bySize"},
+     "held_bomb_needs_jokers", "losers.B.held_bombs.0", "4"),             # a third joker would be needed
+    (_facts4(B={"cards": 9, "jokers": 2, "held_bombs": [4]}), {"deckMode": "oneDeck", "heldBombMult": "bySize"},
+     None, None, None),
+    (_facts4(B={"cards": 9, "jokers": 0, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     "held_bombs_need_jokers", "losers.B.held_bombs", "4"),
+    (_facts4(B={"cards": 9, "jokers": 1, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     None, None, None),
+    (_facts4(B={"cards": 12, "jokers": 1, "held_bombs": [5, 5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     "held_bombs_need_jokers", "losers.B.held_bombs", "4"),
+])
+def test_impossible_hands_are_refused(facts, switches, code, field, bound):
+    rules = g.rules_from_dict(switches)
+    if code is None:
+        g.validate_facts(facts, rules)
+        return
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts, rules)
+    assert (error.value.code, error.value.field) == (code, field)
+    assert bound in str(error.value.message)

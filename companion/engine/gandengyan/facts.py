@@ -52,6 +52,16 @@ _E_TWOS_DECK = NP_("{total} 2s held in all, but {decks} deck has only {limit} �
                    "{total} 2s held in all, but {decks} decks have only {limit} — check the 2s.", None)
 _E_CARDS_DECK = NP_("{total} cards left in all, but {decks} deck has only {limit} — check the card counts.",
                     "{total} cards left in all, but {decks} decks have only {limit} — check the card counts.", None)
+_E_CARDS_DEAL = N_("{name}: {cards} cards left, but with {players} players and {decks_cards} cards a hand holds at "
+                   "most {limit} (6 dealt to the dealer plus the {stock} left to draw) — check the cards left.")
+_E_HELD_NATURAL = NP_("{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
+                      "{decks} deck has only {limit} — count the jokers in the bomb or check its size.",
+                      "{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
+                      "{decks} decks have only {limit} — count the jokers in the bomb or check its size.", None)
+_E_HELD_JOKERS = NP_("{name}: the bombs held ({sizes}) need jokers (at least {need}: {decks} deck has only {limit} "
+                     "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.",
+                     "{name}: the bombs held ({sizes}) need jokers (at least {need}: {decks} decks have only {limit} "
+                     "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.", None)
 _E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
 _E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
 _E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
@@ -228,7 +238,9 @@ def _counts(entry: dict, name: str) -> tuple:
 
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
-    """The bombs a loser holds; under ``heldBombMult=bySize`` the jokers are counted first (§8 S7)."""
+    """The bombs a loser holds, within the cards held and the decks: under ``heldBombMult=bySize``
+    the jokers are counted first (§8 S7), so a bomb is natural cards of one rank (at most 4 per
+    deck); otherwise a bomb bigger than a rank's natural cards needs the jokers held."""
     if entry.get("held_bombs") is None:
         return []
     field = f"losers.{name}.held_bombs"
@@ -237,7 +249,24 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
     if sum(held) > (cards - jokers if by_size else cards):
         _fail("held_bombs_exceed_cards", field, _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
               cards, name=name, total=sum(held), cards=cards, jokers=jokers)
+    natural = 4 * n_decks  # the natural cards of one rank in the decks
+    if by_size:
+        for i, size in enumerate(held):
+            if size > natural:
+                _fail("held_bomb_needs_jokers", f"{field}.{i}", _E_HELD_NATURAL, n_decks, name=name, size=size,
+                      decks=n_decks, limit=natural)
+    need = sum(max(0, size - natural) for size in held)
+    if not by_size and need > jokers:
+        _fail("held_bombs_need_jokers", field, _E_HELD_JOKERS, n_decks, name=name,
+              sizes=", ".join(map(str, held)), need=need, decks=n_decks, limit=natural, jokers=jokers)
     return held
+
+
+def _most_cards(players: int, n_decks: int) -> tuple:
+    """(the most cards one hand can hold, the cards left to draw after the deal): the dealer's 6
+    and every card of the stock (§3.2: 6 to the dealer, 5 to each other player)."""
+    stock = CARDS_PER_DECK * n_decks - (5 * players + 1)
+    return 6 + max(stock, 0), max(stock, 0)
 
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
@@ -290,9 +319,13 @@ class _Totals:
                   limit=4 * n)
 
 
-def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) -> dict:
+def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_players: int) -> dict:
     entry = _entry(losers, name)
     cards, jokers = _counts(entry, name)
+    limit, stock = _most_cards(n_players, totals.n_decks)
+    if cards > limit:
+        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
+              players=n_players, decks_cards=CARDS_PER_DECK * totals.n_decks, limit=limit, stock=stock)
     totals.add(name, cards, jokers)
     twos = entry.get("twos")
     twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
@@ -319,7 +352,8 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     n_decks = decks(rules, len(players))
     winner, dealer, losers = _people(facts, players)
     totals = _Totals(n_decks)
-    out_losers = {name: _loser(losers, name, dealer, rules, totals) for name in players if name != winner}
+    out_losers = {name: _loser(losers, name, dealer, rules, totals, len(players)) for name in players
+                  if name != winner}
     bombs = facts.get("bombs_played")
     if bombs is None:
         bombs = facts.get("bombsPlayed")
