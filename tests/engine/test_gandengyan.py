@@ -467,9 +467,10 @@ SETTLEMENTS = [
     ("S7", hand("ABC", {"B": {"cards": 5, "jokers": 1, "played": False},
                         "C": {"cards": 3, "jokers": 0, "held_bombs": [3]}}, bombs_played=[4]),
      {}, "m2", 1, {"A": 88, "B": -64, "C": -24}),
+    # S8 (corrected): C is not the dealer (dealt 5, drew 1 after the first trick under drawMode=all)
     ("S8", hand("ABCD", {"B": {"cards": 4, "jokers": 1, "held_bombs": [4]},
                          "C": {"cards": 6, "jokers": 0, "played": False},
-                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4]),
+                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4], dealer="D"),
      {"playedBombMult": "double", "heldBombMult": "once", "shutOut": "double", "shutOutDealerException": False},
      None, 1, {"A": 44, "B": -16, "C": -24, "D": -4}),
     ("S9", hand("ABCD", {"B": {"cards": 3, "jokers": 1}, "C": {"cards": 2, "jokers": 0},
@@ -890,3 +891,36 @@ def test_impossible_hands_are_refused(facts, switches, code, field, bound):
         g.validate_facts(facts, rules)
     assert (error.value.code, error.value.field) == (code, field)
     assert bound in str(error.value.message)
+
+
+S8_RULES = {"playedBombMult": "double", "heldBombMult": "once", "shutOut": "double", "shutOutDealerException": False,
+            "drawMode": "all"}
+
+
+def _s8(dealer):
+    return hand("ABCD", {"B": {"cards": 4, "jokers": 1, "held_bombs": [4]}, "C": {"cards": 6, "jokers": 0, "played": False},
+                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4], dealer=dealer)
+
+
+def test_s8_shut_out_player_is_not_the_dealer():
+    """gandengyan.md §8 S8: C never played and is not the dealer: 6 × 2 × 2 = 24."""
+    result = g.settle(_s8("D"), g.rules_from_dict(S8_RULES))
+    assert result.deltas == {"A": 44, "B": -16, "C": -24, "D": -4}
+
+
+@pytest.mark.parametrize("exception, box, absent", [
+    (False, "Never played a card", "only the opening lead"),   # 象山: the form has no 'only the opening lead' box
+    (True, "only the opening lead", None),                      # twin: the form shows that box
+])
+def test_a_dealer_never_shut_out_and_the_box_named_exists(exception, box, absent):
+    """Under 象山 a dealer's opening lead counts as a play, so C as the dealer cannot be shut out; the
+    refusal names only a box the table's form shows (issue 19 item 8)."""
+    rules = g.rules_from_dict(dict(S8_RULES, shutOutDealerException=exception))
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(_s8("C"), rules)
+    assert (error.value.code, error.value.field) == ("dealer_played", "losers.C.played")
+    message = str(error.value.message)
+    assert box in message
+    if absent:
+        assert absent not in message
+    assert ("dealer_only_opening" in g.needed_facts(rules)) is exception  # the form shows the box iff needed

@@ -15,7 +15,7 @@ from ..cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
-from .check import _declared_text, _is_lead, check
+from .check import _declared_text, _excess_text, _is_lead, check
 from .combos import (ACE, BOMB_TYPES, CONNECTED_PAIRS, JOKER, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO, bomb_key,
                      cards_of, codes_of, deck_excess, readings_for)
 from .rules import Rules, as_rules, decks, players_error
@@ -80,9 +80,10 @@ def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
                         code="missing", field="previous")
     cards = cards_of(previous, "previous")
     codes = codes_of(cards, "previous")
-    if deck_excess(codes, n_decks) is not None:
-        raise CardError(N_("The cards on the table need more decks than the table has."),
-                        code="too_many_copies", field="previous")
+    excess = deck_excess(codes, n_decks)
+    if excess is not None:  # the sentence names the rank (or card) there are too many of
+        raise CardError(N_("The cards on the table need more decks than the table has: {problem}",
+                           problem=_excess_text(excess, n_decks)), code="too_many_copies", field="previous")
     readings = readings_for(codes, rules)
     declared = _declared_text(previous_as, "previous_as")
     if declared is not None:
@@ -98,9 +99,11 @@ def _pool(hand, table_cards: tuple, n_decks: int) -> Pool:
     else:
         cards = cards_of(hand, "hand")
         together = tuple(sorted(codes_of(cards, "hand") + codes_of(table_cards, "previous")))
-        if deck_excess(together, n_decks) is not None:
-            raise CardError(N_("Your hand and the cards on the table together need more decks than the "
-                               "table has."), code="too_many_copies", field="hand")
+        excess = deck_excess(together, n_decks)
+        if excess is not None:
+            raise CardError(N_("Your hand and the cards on the table together need more decks than the table "
+                               "has: {problem}", problem=_excess_text(excess, n_decks)),
+                            code="too_many_copies", field="hand")
     naturals: dict = {}
     for card in cards:
         if not card.is_joker:

@@ -77,6 +77,8 @@ _E_SHUT_OUT_EXACT = N_("{name}: never played and only trick winners draw, so {na
                        "not {cards}.")
 _E_DEALER_PLAYED = N_("{name}: the dealer always leads the first trick — mark 'only the opening lead' "
                       "instead of 'never played'.")
+_E_DEALER_NEVER_SHUT_OUT = N_("{name}: the dealer always leads the first trick, and at this table that lead counts "
+                              "as a play, so the dealer is never shut out — untick 'Never played a card'.")
 _E_NOT_DEALER = N_("{name}: only the dealer can have played just the opening lead — {dealer} is the dealer.")
 _E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dealer is.")
 _E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
@@ -278,8 +280,9 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
     opening = _bool(entry.get("dealer_only_opening"), name, "dealer_only_opening",
                     f"{base}.dealer_only_opening", False)
     if not played:
-        if name == dealer:
-            _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
+        if name == dealer:  # the sentence names only a box the table's form shows (shutOutDealerException)
+            _fail("dealer_played", f"{base}.played",
+                  _E_DEALER_PLAYED if rules.shut_out_dealer_exception else _E_DEALER_NEVER_SHUT_OUT, name=name)
         if rules.draw_mode == "winnerOnly" and cards != 5:
             _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
         if cards < 5:
