@@ -19,7 +19,7 @@ from ..results import Reading
 from ..text import N_
 from .check import _declared, _is_lead, _seated, declaration, declared_readings, judge, to_cards
 from .combos import BOMB_CLASS, analyse, cards_key, strength
-from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
+from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PlayRules, Rules, coerce_rules, play_rules
 
 _WIDTH = {"straight": 1, "linked_pairs": 2, "linked_triples": 3}
 _GROUPS = frozenset({"single", "pair", "triple"})
