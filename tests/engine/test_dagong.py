@@ -361,3 +361,17 @@ def test_xi_bombs_within_a_hand(sizes, legal):
         dagong.validate_facts(facts, rules)
     assert (error.value.code, error.value.field) == ("bad_xi", "xi_bombs.P4")
     assert "27" in str(error.value.message)
+
+
+def test_every_problem_of_a_hand_is_reported_at_once():
+    """Issue 21 item 4: the order, the bright card and the points each named; twin: one problem."""
+    rules = dagong.rules_from_dict({})
+    facts = {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3", "order": ["P1", "X"],
+             "bright_card": "7x", "captured": {"P1": 7, "P2": 300}}
+    with pytest.raises(dagong.FactsError) as error:
+        dagong.validate_facts(facts, rules)
+    assert [f for f, _c, _m in error.value.errors] == ["order", "bright_card", "captured.P1", "captured.P2"]
+    assert error.value.field == "order"
+    with pytest.raises(dagong.FactsError) as error:
+        dagong.validate_facts(dict(facts, order=["P1", "P2"], bright_card="7h", captured={"P1": 7}), rules)
+    assert [f for f, _c, _m in error.value.errors] == ["captured.P1"]

@@ -924,3 +924,30 @@ def test_a_dealer_never_shut_out_and_the_box_named_exists(exception, box, absent
     if absent:
         assert absent not in message
     assert ("dealer_only_opening" in g.needed_facts(rules)) is exception  # the form shows the box iff needed
+
+
+def test_every_problem_of_a_hand_is_reported_at_once():
+    """Issue 21 item 4: every problem with its field; the first also as .field/.code/.message."""
+    facts = _facts4(B={"cards": 99}, C={"cards": 3, "jokers": 4}, D={"cards": "x"})
+    facts["tricks"] = -1
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts)
+    fields = [field for field, _code, _message in error.value.errors]
+    assert fields == ["losers.B.cards", "losers.C.jokers", "losers.D.cards", "tricks"]
+    assert (error.value.field, error.value.code) == ("losers.B.cards", "cards_exceed_deal")
+    assert error.value.message == error.value.errors[0][2]
+
+
+def test_one_problem_is_one_error():
+    """Twin: a hand with one problem lists only it (and a good hand raises nothing)."""
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(_facts4(C={"cards": 3, "jokers": 4}))
+    assert [f for f, _c, _m in error.value.errors] == ["losers.C.jokers"]
+    g.validate_facts(_facts4(C={"cards": 4, "jokers": 2}))
+
+
+def test_a_deck_total_is_refused_once():
+    facts = _facts4(B={"cards": 5, "jokers": 3}, C={"cards": 5, "jokers": 2}, D={"cards": 5, "jokers": 1})
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts)
+    assert [(f, c) for f, c, _m in error.value.errors] == [("losers.C.jokers", "jokers_exceed_deck")]

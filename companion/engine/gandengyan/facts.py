@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..cards import JOKERS_PER_DECK
-from ..errors import FactsError
+from ..errors import FactsError, raise_all
 from ..text import N_, NP_, Text
 from .rules import PLAYER_RANGE, Rules, as_rules, decks
 
@@ -224,19 +224,23 @@ def _entry(losers: Mapping, name: str) -> dict:
     return out
 
 
-def _counts(entry: dict, name: str) -> tuple:
-    """(cards, jokers) of one loser."""
-    base = f"losers.{name}"
+def _cards(entry: dict, name: str) -> int:
+    """The cards a loser has left (at least 1)."""
     cards = entry.get("cards")
     if cards is None:
-        _fail("cards_missing", f"{base}.cards", _E_CARDS_MISSING, name=name)
-    cards = _int(cards, name, "cards", f"{base}.cards", low=1)
+        _fail("cards_missing", f"losers.{name}.cards", _E_CARDS_MISSING, name=name)
+    return _int(cards, name, "cards", f"losers.{name}.cards", low=1)
+
+
+def _jokers(entry: dict, name: str, cards: int | None) -> int:
+    """The jokers a loser holds (no more than the cards left, when those are known)."""
+    field = f"losers.{name}.jokers"
     jokers = entry.get("jokers")
-    jokers = 0 if jokers is None else _int(jokers, name, "jokers", f"{base}.jokers")
-    if jokers > cards:
-        _fail("jokers_exceed_cards", f"{base}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+    jokers = 0 if jokers is None else _int(jokers, name, "jokers", field)
+    if cards is not None and jokers > cards:
+        _fail("jokers_exceed_cards", field, _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
               name=name, jokers=jokers, cards=cards)
-    return cards, jokers
+    return jokers
 
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
@@ -297,49 +301,73 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
 class _Totals:
     """What all losers hold together, against what the decks hold (§9)."""
 
-    __slots__ = ("jokers", "cards", "twos", "n_decks")
+    __slots__ = ("jokers", "cards", "twos", "n_decks", "told")
 
     def __init__(self, n_decks: int):
         self.jokers = self.cards = self.twos = 0
         self.n_decks = n_decks
+        self.told: set = set()  # each total is refused once, at the loser who passes the decks
 
-    def add(self, name: str, cards: int, jokers: int) -> None:
+    def _over(self, code: str, field: str, template: Text, total: int, limit: int) -> None:
+        if total > limit and code not in self.told:
+            self.told.add(code)
+            _fail(code, field, template, self.n_decks, total=total, decks=self.n_decks, limit=limit)
+
+    def add(self, name: str, cards: int | None, jokers: int | None, problems: list) -> None:
         n = self.n_decks
-        self.jokers += jokers
-        if self.jokers > JOKERS_PER_DECK * n:
-            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, n, total=self.jokers, decks=n,
-                  limit=JOKERS_PER_DECK * n)
-        self.cards += cards
-        if self.cards > CARDS_PER_DECK * n:
-            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, n, total=self.cards, decks=n,
-                  limit=CARDS_PER_DECK * n)
+        self.jokers += jokers or 0
+        _attempt(problems, self._over, "jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, self.jokers,
+                 JOKERS_PER_DECK * n)
+        self.cards += cards or 0
+        _attempt(problems, self._over, "cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, self.cards,
+                 CARDS_PER_DECK * n)
 
     def add_twos(self, name: str, twos: int) -> None:
-        n = self.n_decks
         self.twos += twos
-        if self.twos > 4 * n:
-            _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, n, total=self.twos, decks=n,
-                  limit=4 * n)
+        self._over("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, self.twos, 4 * self.n_decks)
 
 
-def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_players: int) -> dict:
+def _attempt(problems: list, check, *args, default=None):
+    """``check(*args)``, or ``default`` with its refusal added to ``problems`` (every fact is
+    checked, and every problem reported at once)."""
+    try:
+        return check(*args)
+    except FactsError as error:
+        problems.append(error)
+        return default
+
+
+def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_players: int,
+           problems: list) -> dict:
+    """One loser's facts, each checked; the problems found are added to ``problems`` (a fact
+    that others depend on, such as the cards left, stops the checks that need it)."""
     entry = _entry(losers, name)
-    cards, jokers = _counts(entry, name)
-    limit, stock = _most_cards(n_players, totals.n_decks)
-    if cards > limit:
-        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
-              players=n_players, decks_cards=CARDS_PER_DECK * totals.n_decks, limit=limit, stock=stock)
-    totals.add(name, cards, jokers)
+    base = f"losers.{name}"
+    cards = _attempt(problems, _cards, entry, name)
+    jokers = _attempt(problems, _jokers, entry, name, cards)
+    if cards is not None:
+        _attempt(problems, _within_deal, name, cards, n_players, totals.n_decks)
+    totals.add(name, cards, jokers, problems)
     twos = entry.get("twos")
-    twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
+    twos = 0 if twos is None else _attempt(problems, _int, twos, name, "twos", f"{base}.twos", default=0)
+    if cards is None or jokers is None:
+        return {}
     if twos + jokers > cards:
-        _fail("twos_exceed_cards", f"losers.{name}.twos", _E_TWOS_CARDS, cards, name=name, twos=twos, jokers=jokers,
-              cards=cards)
-    held = _held(entry, name, cards, jokers, rules, totals.n_decks)
-    played, opening = _shut_out(entry, name, cards, dealer, rules)
-    totals.add_twos(name, twos)
+        problems.append(FactsError(Text(_E_TWOS_CARDS.template, {"name": name, "twos": twos, "jokers": jokers,
+                                                                   "cards": cards}, _E_TWOS_CARDS.plural, cards),
+                                   code="twos_exceed_cards", field=f"{base}.twos"))
+    held = _attempt(problems, _held, entry, name, cards, jokers, rules, totals.n_decks, default=[])
+    played, opening = _attempt(problems, _shut_out, entry, name, cards, dealer, rules, default=(True, False))
+    _attempt(problems, totals.add_twos, name, twos)
     return {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": played,
             "dealer_only_opening": opening}
+
+
+def _within_deal(name: str, cards: int, n_players: int, n_decks: int) -> None:
+    limit, stock = _most_cards(n_players, n_decks)
+    if cards > limit:
+        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
+              players=n_players, decks_cards=CARDS_PER_DECK * n_decks, limit=limit, stock=stock)
 
 
 def validate_facts(facts, rules: Rules = None) -> dict:
@@ -355,15 +383,21 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     n_decks = decks(rules, len(players))
     winner, dealer, losers = _people(facts, players)
     totals = _Totals(n_decks)
-    out_losers = {name: _loser(losers, name, dealer, rules, totals, len(players)) for name in players
-                  if name != winner}
+    problems: list = []  # every problem of the losers, the bombs and the tricks, reported at once
+    out_losers = {}
+    for name in players:
+        if name != winner:
+            out_losers[name] = _attempt(problems, _loser, losers, name, dealer, rules, totals, len(players),
+                                        problems)
     bombs = facts.get("bombs_played")
     if bombs is None:
         bombs = facts.get("bombsPlayed")
-    bombs = _sizes(bombs, "bombs_played", "bombs_played", rules, n_decks, True) if bombs else []
+    bombs = _attempt(problems, _sizes, bombs, "bombs_played", "bombs_played", rules, n_decks, True,
+                     default=[]) if bombs else []
     tricks = facts.get("tricks")
     if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
-        _fail("bad_tricks", "tricks", _E_TRICKS, value=tricks)
+        problems.append(FactsError(Text(_E_TRICKS.template, {"value": tricks}), code="bad_tricks", field="tricks"))
+    raise_all(problems)
     out = {"players": players, "winner": winner, "losers": out_losers, "bombs_played": bombs, "tricks": tricks}
     if dealer is not None:
         out["dealer"] = dealer
