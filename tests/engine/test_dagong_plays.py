@@ -1,8 +1,11 @@
 """大冶打拱 play legality: the 23 examples of rules/dagong.md §12, each with its twin, and more."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.engine import dagong
-from companion.engine.cards import CardError
+from companion.engine.cards import Card, CardError, decks_limit_error
+from companion.engine.dagong.combos import cards_key, fits_decks
 from companion.engine.common import Text
 
 # (id, previous (None = lead), play, house rules, legal, code)
@@ -309,3 +312,12 @@ def test_linked_triples_with_jokers():
     assert dagong.check("333 444", "555 66 JK").legal
     assert dagong.check("333 444", "555 66 JK", previous_as="linked_triples").legal
     assert dagong.check("555 666", "444 55 JK").code == "not_higher"
+
+
+@settings(deadline=None)
+@given(st.lists(st.builds(Card, st.sampled_from([3, 5, 8, 10, 13, 16, 17, 18]), st.sampled_from([None, "s", "h"])),
+                max_size=14))
+def test_the_quick_deck_test_agrees_with_the_card_parser(cards):
+    """combos.fits_decks (codes) says what cards.decks_limit_error says (cards)."""
+    cards = [Card(c.rank) if c.rank >= 16 else c for c in cards]
+    assert fits_decks(sorted(cards_key(cards))) == (decks_limit_error(cards, 2) is None)

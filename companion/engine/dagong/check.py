@@ -9,7 +9,7 @@ from ..errors import EngineError
 from ..results import Reading, Verdict
 from ..text import N_
 from . import reasons
-from .combos import BOMB_CLASS, analyse, beats, cards_key
+from .combos import BOMB_CLASS, analyse, beats, cards_key, fits_decks
 from .rules import DECKS, DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
 
 _PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
@@ -85,21 +85,21 @@ def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: st
     play switches ``rules``."""
     key = cards_key(play)
     mine = analyse(key, rules)
-    table = None
+    table = previous_key = None
     if previous is not None:
-        table = analyse(cards_key(previous), rules)
+        previous_key = cards_key(previous)
+        table = analyse(previous_key, rules)
         if table.deck_problem is not None:
             return Verdict(False, "too_many_copies",
                            N_("The play on the table is impossible: {problem}", problem=table.deck_problem),
                            None, () if mine.deck_problem else mine.readings)
     if mine.deck_problem is not None:
         return Verdict(False, "too_many_copies", mine.deck_problem)
-    if previous is not None:
-        together = decks_limit_error(previous + play, DECKS)
-        if together is not None:  # each play fits the decks, but not both (§2: two decks)
-            return Verdict(False, "too_many_copies",
-                           N_("The play on the table and this play together are impossible: {problem}",
-                              problem=together.message), None, mine.readings)
+    if previous_key is not None and not fits_decks(sorted(key + previous_key)):
+        together = decks_limit_error(previous + play, DECKS)  # each play fits the decks, but not both (§2)
+        return Verdict(False, "too_many_copies",
+                       N_("The play on the table and this play together are impossible: {problem}",
+                          problem=together.message), None, mine.readings)
     readings = mine.readings
     if play_as is not None:
         readings = declared_readings(readings, play_as)
