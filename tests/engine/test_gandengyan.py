@@ -718,8 +718,12 @@ def valid_hands(draw):
         twos_left -= twos
         held = [4] if cards - jokers >= 4 and draw(st.booleans()) else []
         losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": not shut}
-    facts = {"players": players, "winner": winner, "losers": losers,
-             "bombs_played": draw(st.lists(st.sampled_from([4, 5, 6]), max_size=3)),
+    bombs = []  # a bomb of more than 4 cards takes jokers (one deck: 4 of a rank) the losers do not hold
+    for size in draw(st.lists(st.sampled_from([4, 5, 6]), max_size=3)):
+        if size - 4 <= jokers_left:
+            jokers_left -= size - 4
+            bombs.append(size)
+    facts = {"players": players, "winner": winner, "losers": losers, "bombs_played": bombs,
              "tricks": draw(st.integers(0, 40))}
     return facts, r
 
@@ -951,3 +955,22 @@ def test_a_deck_total_is_refused_once():
     with pytest.raises(FactsError) as error:
         g.validate_facts(facts)
     assert [(f, c) for f, c, _m in error.value.errors] == [("losers.C.jokers", "jokers_exceed_deck")]
+
+
+
+@pytest.mark.parametrize("bombs, jokers, code", [
+    ([5], 1, None),                          # one deck: a 5-card bomb took one of the two jokers
+    ([6], 1, "bombs_need_jokers"),           # twin: two jokers in the bomb and one held: three
+    ([4] * 13, 0, "bombs_exceed_deck"),      # 52 cards of bombs and 5 held: 57 from a 54-card deck
+    ([4] * 12, 0, None),                     # twin: 48 and 5
+])
+def test_bombs_played_fit_the_decks(bombs, jokers, code):
+    facts = _facts4(B={"cards": 3, "jokers": jokers})
+    facts["bombs_played"] = bombs
+    rules = g.rules_from_dict({"deckMode": "oneDeck", "playedBombMult": "double"})
+    if code is None:
+        g.validate_facts(facts, rules)
+        return
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts, rules)
+    assert (error.value.code, error.value.field) == (code, "bombs_played")

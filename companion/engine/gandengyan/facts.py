@@ -62,6 +62,14 @@ _E_HELD_JOKERS = NP_("{name}: the bombs held ({sizes}) need jokers (at least {ne
                      "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.",
                      "{name}: the bombs held ({sizes}) need jokers (at least {need}: {decks} decks have only {limit} "
                      "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.", None)
+_E_PLAYED_CARDS = NP_("Bombs of {played} cards played and {held} cards left in the losers' hands make {total}, but "
+                      "{decks} deck has only {limit} cards — check the bombs played.",
+                      "Bombs of {played} cards played and {held} cards left in the losers' hands make {total}, but "
+                      "{decks} decks have only {limit} cards — check the bombs played.", None)
+_E_PLAYED_JOKERS = NP_("The bombs played need {need} jokers and the losers hold {held}, but {decks} deck has only "
+                       "{limit} — check the bombs played or the jokers held.",
+                       "The bombs played need {need} jokers and the losers hold {held}, but {decks} decks have only "
+                       "{limit} — check the bombs played or the jokers held.", None)
 _E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
 _E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
 _E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
@@ -363,6 +371,22 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_
             "dealer_only_opening": opening}
 
 
+def _played_within_decks(bombs: list, n_decks: int, totals: _Totals) -> None:
+    """The bombs played fit the decks with the cards the losers still hold (a card is played or
+    held, not both): their cards, and the jokers a bomb bigger than a rank's natural cards needs
+    (the double joker: two) with the jokers held."""
+    played, limit = sum(bombs), CARDS_PER_DECK * n_decks
+    if played and played + totals.cards > limit:
+        _fail("bombs_exceed_deck", "bombs_played", _E_PLAYED_CARDS, n_decks, played=played, held=totals.cards,
+              total=played + totals.cards, decks=n_decks, limit=limit)
+    natural = 4 * n_decks
+    need = sum(2 if size == 2 else max(0, size - natural) for size in bombs)
+    jokers = JOKERS_PER_DECK * n_decks
+    if need and need + totals.jokers > jokers:
+        _fail("bombs_need_jokers", "bombs_played", _E_PLAYED_JOKERS, n_decks, need=need, held=totals.jokers,
+              decks=n_decks, limit=jokers)
+
+
 def _within_deal(name: str, cards: int, n_players: int, n_decks: int) -> None:
     limit, stock = _most_cards(n_players, n_decks)
     if cards > limit:
@@ -394,6 +418,7 @@ def validate_facts(facts, rules: Rules = None) -> dict:
         bombs = facts.get("bombsPlayed")
     bombs = _attempt(problems, _sizes, bombs, "bombs_played", "bombs_played", rules, n_decks, True,
                      default=[]) if bombs else []
+    _attempt(problems, _played_within_decks, bombs, n_decks, totals)
     tricks = facts.get("tricks")
     if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
         problems.append(FactsError(Text(_E_TRICKS.template, {"value": tricks}), code="bad_tricks", field="tricks"))
