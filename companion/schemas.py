@@ -831,6 +831,9 @@ class AnswerItem(Answer):
     kind = _str(metadata={"description": "The kind of answer: \"follow\", \"two\", \"510k\", \"pure_510k\", "
                                          "\"bomb_<cards>\", …"})
     reading = fields.Nested(ReadingAnswer, required=True)
+    declare = _nullable_str(metadata={"description": "The play_as to declare so that the cards are read as "
+                                                     "this answer (a joker's other reading); null when "
+                                                     "they are read so without one."})
 
 
 class AnswerReading(Answer):

@@ -73,10 +73,11 @@ def verdict_json(verdict, game: str, *, translate: bool = True) -> dict:
 
 
 def answer_json(answer, *, translate: bool = True) -> dict:
-    """One engine Answer: the cards, the type and the checker's reason."""
+    """One engine Answer: the cards, the type, the checker's reason and the reading to declare
+    (``declare``, None when the cards are read that way without a declaration)."""
     return {"play": format_cards(answer.cards), "type": answer.type,
             "reason": tr(answer.reason) if translate else answer.reason, "kind": answer.kind,
-            "reading": reading_json(answer.play)}
+            "reading": reading_json(answer.play), "declare": answer.declare}
 
 
 def answers_json(sets: list, game: str, *, translate: bool = True) -> dict:
