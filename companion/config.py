@@ -59,6 +59,7 @@ class Defaults:
     HANDS_PER_PAGE = 25
     SESSION_COOKIE_SAMESITE = "Lax"
     MAX_CONTENT_LENGTH = 64 * 1024  # every body: JSON or form (an answer 413 in the usual error shape)
+    IMPORT_MAX_BYTES = 2 * 1024 * 1024  # the largest table file an import takes (refused before it is read)
     PUBLIC_URL = None  # e.g. "https://cards.example.org": share links and QR codes use it
     DUPLICATE_WINDOW_SECONDS = 600  # the same facts again from the same phone within this: ask first
     LIVE_POLL_SECONDS = 3  # how often an open table page asks whether anything changed

@@ -26,7 +26,7 @@ from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, stake_text, utcnow
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Person, Player, Table, stake_text, utcnow
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -465,21 +465,32 @@ def purge_deleted(now=None) -> int:
     cutoff = (now or utcnow()) - timedelta(seconds=DELETE_UNDO_SECONDS)
     ids = list(db.session.scalars(select(Table.id).where(Table.deleted_at.is_not(None),
                                                          Table.deleted_at <= cutoff)))
+    remove_tables(ids)
+    return len(ids)
+
+
+def remove_tables(ids: list[int]) -> None:
+    """Remove these tables for good with everything they hold (a few set-based statements), and the
+    people no other table's player is linked to any more (no orphans)."""
     if not ids:
-        return 0
+        return
     try:
         hands = select(Hand.id).where(Hand.table_id.in_(ids))
         db.session.execute(sa_delete(HandEvent).where(HandEvent.table_id.in_(ids)))
         db.session.execute(sa_delete(HandDelta).where(HandDelta.hand_id.in_(hands)))
         db.session.execute(sa_delete(Hand).where(Hand.table_id.in_(ids)))
+        people = set(db.session.scalars(select(Player.person_id).where(Player.table_id.in_(ids),
+                                                                         Player.person_id.is_not(None))))
         db.session.execute(sa_delete(Player).where(Player.table_id.in_(ids)))
         db.session.execute(sa_delete(Table).where(Table.id.in_(ids)))
+        if people:  # people linked only at these tables would be left with no table at all
+            still = select(Player.person_id).where(Player.person_id.in_(people))
+            db.session.execute(sa_delete(Person).where(Person.id.in_(people), Person.id.not_in(still)))
         _commit()
     except Exception:
         db.session.rollback()
         raise
     db.session.expire_all()
-    return len(ids)
 
 
 def check_edit_token(table: Table, token: Any) -> bool:

@@ -328,7 +328,6 @@ def import_table():
 
     error = None
     if request.method == "POST":
-        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", review.IMPORT_MAX_BYTES))
         try:
             if current_app.config.get("WTF_CSRF_ENABLED", True):
                 validate_csrf(request.form.get("csrf_token"))
