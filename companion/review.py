@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import importlib
 import io
 import json
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import NamedTuple
 from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
 from sqlalchemy.dialects.postgresql import JSONB
 
-from . import access, scoring
+from . import scoring
 from .engine.common import EngineError, N_
 from .scoring import DEVICE_MAX, Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db

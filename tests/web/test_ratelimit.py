@@ -70,3 +70,16 @@ def test_every_write_endpoint_is_rate_limited(app):
               if rule.methods & {"POST", "PUT", "PATCH", "DELETE"} and rule.endpoint != "static"}
     assert sorted(writes - set(LIMITED) - UNCOUNTED_WRITES) == []
     assert sorted(UNCOUNTED_WRITES - writes) == []  # the list names only real routes
+
+
+@pytest.mark.db
+def test_the_limit_decides_before_the_body_is_read(app_maker):
+    """Past the limit, an import is refused with 429 before its body is parsed: a body the input
+    guard would refuse gets the 429 (not the guard's 400), and the twin under the limit gets the 400."""
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"open_table": (1, 3600)})
+    client = app.test_client()
+    bad = b'{"format": "\\u0000"}'  # the input guard would refuse it (400 bad_text) once it parses it
+    answer = client.post("/api/v1/import", data=bad, content_type="application/json")
+    assert answer.status_code == 400  # under the limit: read, and refused for what it is
+    answer = client.post("/api/v1/import", data=bad, content_type="application/json")
+    assert answer.status_code == 429 and answer.json["error"]["code"] == "rate_limited"
