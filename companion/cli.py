@@ -178,6 +178,8 @@ def init_app(app: Flask) -> None:
         for step in answer["steps"]:
             click.echo(f"- {step}")
 
+    app.cli.command("purge")(_purge_command)
+
     @app.cli.command("demo")
     @click.option("--base-url", default="http://localhost:5000", show_default=True,
                   help="Where the app is served, for the printed links.")
@@ -206,6 +208,16 @@ def init_app(app: Flask) -> None:
                 click.echo(f"  token: {token}")
                 click.echo("  standings: " + ", ".join(
                     f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
+
+
+def _purge_command():
+    """Remove for good the tables deleted longer ago than their undo window (10 minutes), with their
+    players, hands and history, and the people left with no table. Schedule it (cron, systemd timer);
+    the server also does it by itself now and then."""
+    from . import scoring
+
+    removed = scoring.purge_deleted()
+    click.echo(f"purged {removed} deleted table(s)")
 
 
 DEMO_TABLES = [

@@ -147,6 +147,10 @@ def guard_request() -> None:
     if request.method in ("POST", "PUT", "PATCH", "DELETE"):
         _set_body_limit()
         _refuse_long_chunked_body()
+        if request.path.startswith("/api/") and request.content_length != 0 and not request.is_json \
+                and (request.content_length or request.mimetype):
+            raise InputRejected(415, "unsupported_media_type", _(
+                "The API reads JSON only: send the body with Content-Type: application/json."), None)
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             _check_fields(request.form.items(multi=True), "form")
         elif (request.is_json or request.path.startswith("/api/")) and request.content_length != 0:

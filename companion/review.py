@@ -489,47 +489,115 @@ def _checksum(doc: dict) -> str:
     return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
 
 
+def _in_this_session(table: Table) -> Table:
+    """A streamed answer runs after its view returned, in a new application context (and database
+    session): the table is read again there."""
+    return db.session.get(Table, table.id)
+
+
+def _hands_in_batches(table: Table, batch: int = 500):
+    """(hand, {player id: points}) in hand order, ``batch`` hands per query pair: memory stays bounded
+    whatever the number of hands."""
+    last = 0
+    while True:
+        hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id, Hand.number > last)
+                                        .order_by(Hand.number).limit(batch)))
+        if not hands:
+            return
+        points: dict[int, dict[int, int]] = {h.id: {} for h in hands}
+        for hand_id, player_id, value in db.session.execute(
+                select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
+                .where(HandDelta.hand_id.in_(list(points)))):
+            points[hand_id][player_id] = int(value)
+        for hand in hands:
+            yield hand, points[hand.id]
+        last = hands[-1].number
+        for hand in hands:
+            db.session.expunge(hand)
+
+
+def _events_in_batches(table: Table, batch: int = 1000):
+    last = 0
+    while True:
+        events = list(db.session.scalars(select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.id > last)
+                                         .order_by(HandEvent.id).limit(batch)))
+        if not events:
+            return
+        yield from events
+        last = events[-1].id
+        for event in events:
+            db.session.expunge(event)
+
+
+def _table_part(table: Table) -> dict:
+    return {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
+            "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
+            "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
+            "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
+            "archived_at": _iso(table.archived_at)}
+
+
+def _hand_part(hand: Hand, points: dict[int, int], names: dict[int, str]) -> dict:
+    return {"number": hand.number, "status": hand.status, "facts": hand.facts, "outcome": hand.outcome,
+            "next_dealer": hand.next_dealer, "points": {names[p]: v for p, v in points.items()},
+            "request_id": hand.request_id, "stake": hand.stake_text, "revision": hand.revision,
+            "created_at": _iso(hand.created_at), "updated_at": _iso(hand.updated_at)}
+
+
+def _nested(value, depth: int) -> str:
+    """``value`` as it appears ``depth`` levels deep in :func:`_canonical`'s output (strings in JSON
+    never hold a raw newline, so re-indenting the lines is exact)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1,
+                      separators=(",", ": ")).replace("\n", "\n" + " " * depth)
+
+
+def export_chunks(table: Table):
+    """The export document as UTF-8 chunks, streamed with bounded memory: the document's keys in
+    sorted order (the bytes :func:`_canonical` gives for it), the checksum added last. The checksum is
+    SHA-256 over the canonical document without it: a check against corruption, not a signature."""
+    table = _in_this_session(table)
+    names = {p.id: p.name for p in table.players}
+    digest = hashlib.sha256()
+    numbers: dict[int, int] = {}
+    for hand_id, number in db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)):
+        numbers[hand_id] = number
+
+    def out(text: str) -> bytes:
+        data = text.encode()
+        digest.update(data)
+        return data
+
+    head = {"table": _table_part(table), "players": [{"seat": p.seat, "name": p.name} for p in table.players]}
+    yield out('{\n "events": [')
+    position: dict[int, int] = {}
+    for i, e in enumerate(_events_in_batches(table)):
+        position[e.id] = i
+        item = {"hand": numbers[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
+                "hand_revision": e.hand_revision,
+                "undoes": position.get(e.undoes_id) if e.undoes_id is not None else None,
+                "device": e.device, "created_at": _iso(e.created_at)}
+        yield out(("," if i else "") + "\n  " + _nested(item, 2))
+    yield out(("\n ]" if position else "]") + f',\n "format": {json.dumps(FORMAT)},\n "format_version": '
+              f'{FORMAT_VERSION},\n "hands": [')
+    count = 0
+    for hand, points in _hands_in_batches(table):
+        yield out(("," if count else "") + "\n  " + _nested(_hand_part(hand, points, names), 2))
+        count += 1
+    yield out(("\n ]" if count else "]") + ',\n "players": ' + _nested(head["players"], 1)
+              + ',\n "table": ' + _nested(head["table"], 1))
+    digest.update(b"\n}")
+    yield f',\n "checksum": "sha256:{digest.hexdigest()}"\n}}\n'.encode()
+
+
 def export_document(table: Table) -> dict:
     """The whole table as one JSON-ready document: table, rules, players, hands (facts, status, points,
-    revisions) and the history of changes. No public id and no edit token: an import gets new ones.
-    Four queries, whatever the number of hands."""
-    names = {p.id: p.name for p in table.players}
-    hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
-    points: dict[int, dict[str, int]] = {h.id: {} for h in hands}
-    for hand_id, player_id, value in db.session.execute(
-            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
-            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
-        points[hand_id][names[player_id]] = int(value)
-    number_of = {h.id: h.number for h in hands}
-    events = list(db.session.scalars(select(HandEvent).where(HandEvent.table_id == table.id)
-                                     .order_by(HandEvent.id)))
-    position = {e.id: i for i, e in enumerate(events)}
-    doc = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "table": {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
-                  "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
-                  "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
-                  "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
-                  "archived_at": _iso(table.archived_at)},
-        "players": [{"seat": p.seat, "name": p.name} for p in table.players],
-        "hands": [{"number": h.number, "status": h.status, "facts": h.facts, "outcome": h.outcome,
-                   "next_dealer": h.next_dealer, "points": points[h.id], "request_id": h.request_id,
-                   "stake": h.stake_text,
-                   "revision": h.revision, "created_at": _iso(h.created_at), "updated_at": _iso(h.updated_at)}
-                  for h in hands],
-        "events": [{"hand": number_of[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
-                    "hand_revision": e.hand_revision,
-                    "undoes": position.get(e.undoes_id) if e.undoes_id is not None else None,
-                    "device": e.device, "created_at": _iso(e.created_at)} for e in events],
-    }
-    doc["checksum"] = _checksum(doc)
-    return doc
+    revisions) and the history of changes. No public id and no edit token: an import gets new ones."""
+    return json.loads(b"".join(export_chunks(table)))
 
 
 def export_json(table: Table) -> bytes:
-    """The export document as UTF-8 JSON (keys sorted: the same table always gives the same bytes)."""
-    return _canonical(export_document(table)) + b"\n"
+    """The export document as UTF-8 JSON (the same table always gives the same bytes)."""
+    return b"".join(export_chunks(table))
 
 
 # CSV -------------------------------------------------------------------------------------------
@@ -572,28 +640,47 @@ def _player_facts(table: Table, hand: Hand, name: str) -> list:
     return out
 
 
-def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell a spreadsheet never runs as a formula (OWASP CSV injection): a cell starting with
+    = + - @, a tab or a carriage return gets a leading apostrophe. Numbers are written as numbers."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def export_csv_chunks(table: Table, *, labels: dict, translate=str):
     """One row per hand and player: hand, status, player, points, money, what the facts say about
-    the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names."""
-    doc_hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
-    names = {p.id: p.name for p in table.players}
-    points: dict[int, dict[int, int]] = {h.id: {} for h in doc_hands}
-    for hand_id, player_id, value in db.session.execute(
-            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
-            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
-        points[hand_id][player_id] = int(value)
+    the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names. Streamed, a few
+    hundred hands at a time (memory stays bounded); every text cell through :func:`csv_text`."""
+    table = _in_this_session(table)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     money = labels["money"] + (f" ({table.currency})" if table.currency else "")
-    writer.writerow([labels["hand"], labels["status"], labels["player"], labels["points"], money, labels["facts"]])
-    for hand in doc_hands:
-        for player in table.players:
-            value = points[hand.id].get(player.id, 0)
+    buffer.write("\ufeff")
+    writer.writerow([csv_text(x) for x in (labels["hand"], labels["status"], labels["player"], labels["points"],
+                                           money, labels["facts"])])
+    yield buffer.getvalue().encode("utf-8")  # the first bytes go out before any hand is read
+    buffer.seek(0)
+    buffer.truncate()
+    players = list(table.players)
+    for hand, points in _hands_in_batches(table):
+        for player in players:
+            value = points.get(player.id, 0)
             amount = hand.stake * value
-            writer.writerow([hand.number, labels[hand.status], names[player.id], value,
+            writer.writerow([hand.number, csv_text(labels[hand.status]), csv_text(player.name), value,
                              format(amount.normalize() if amount else Decimal(0), "f"),
-                             "; ".join(translate(x) for x in _player_facts(table, hand, player.name))])
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+                             csv_text("; ".join(translate(x) for x in _player_facts(table, hand, player.name)))])
+        if buffer.tell() >= 32 * 1024:  # about 32 KiB a chunk
+            yield buffer.getvalue().encode("utf-8")
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode("utf-8")
+
+
+def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
+    """The whole CSV at once (tests and the CLI); the pages stream :func:`export_csv_chunks`."""
+    return b"".join(export_csv_chunks(table, labels=labels, translate=translate))
 
 
 # Import ----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ so hand numbers, request ids and revisions are checked against committed data.
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 from datetime import timedelta, timezone
 from decimal import Decimal
@@ -19,7 +20,7 @@ from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import delete as sa_delete
 from sqlalchemy import desc, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from . import access
 from .engine import ENGINES
@@ -507,9 +508,22 @@ def _commit() -> None:
 commit = _commit  # for the other services (companion/people.py): the same bookkeeping
 
 
+PURGE_EVERY_SECONDS = 60
+_last_purge = [0.0]
+
+
 def start_request() -> None:
-    """Run before each request: nothing saved yet (the session may outlive one request in tests)."""
+    """Run before each request: nothing saved yet (the session may outlive one request in tests).
+    About once a minute per worker, a request first purges the tables whose undo window has passed
+    (one indexed query when there is nothing to purge)."""
     db.session.info.pop("saved", None)
+    now = time.monotonic()
+    if now - _last_purge[0] >= PURGE_EVERY_SECONDS:
+        _last_purge[0] = now
+        try:
+            purge_deleted()
+        except SQLAlchemyError:  # housekeeping never fails a request (e.g. a database not migrated yet)
+            db.session.rollback()
 
 
 def saved_in_this_request() -> bool:
@@ -927,6 +941,13 @@ def export_document(table: Table) -> dict:
     from . import review
 
     return review.export_document(table)
+
+
+def export_chunks(table: Table):
+    """The export document as streamed UTF-8 chunks (bounded memory)."""
+    from . import review
+
+    return review.export_chunks(table)
 
 
 def import_document(data: bytes | str) -> Table:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import jsonify, request
+from flask import Response, jsonify, request, stream_with_context
 from flask_babel import gettext as _
 from flask_smorest import Blueprint
 
@@ -278,7 +278,15 @@ def table_summary(public_id):
 def export_table(public_id):
     """The whole table as one JSON document (format version, rules, players, hands with their facts,
     the history of changes, a checksum). No id and no edit token: POST it to /import to recreate it."""
-    return jsonify(scoring.export_document(_table_or_404(public_id)))
+    table = _table_or_404(public_id)
+    etag = f"json-{table.public_id}-{table.revision}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = Response(stream_with_context(scoring.export_chunks(table)), content_type="application/json")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.route("/import", methods=["POST"])

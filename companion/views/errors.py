@@ -55,7 +55,12 @@ def init_app(app: Flask) -> None:
         }
         message = messages.get(error.code, error.description)
         code = (error.name or "error").lower().replace(" ", "_")  # 413: request_entity_too_large
-        return _answer(error.code, code, message)
+        body, status = _answer(error.code, code, message)
+        response = app.make_response((body, status))
+        for name, value in error.get_headers():  # 405: Allow; 401: WWW-Authenticate …
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def server_error(error):  # last resort: never show a traceback to a player
