@@ -24,7 +24,9 @@ DEFAULT_LIMITS = {
     "write": (600, 600),        # changes to tables and hands per address per 10 minutes
     "pin": (5, 600),            # PIN attempts at one table per address per 10 minutes
     "pin_table": (30, 3600),    # PIN attempts at one table, all addresses together, per hour
+    "heavy_read": (120, 600),   # exports, history, score sheet, chart, summaries per address per 10 minutes
 }
+STORAGE_BUDGET_MB = 2048  # default total size of the database past which no table is opened or imported
 
 
 def _insert(dialect: str):
@@ -91,11 +93,42 @@ LIMITED = {
 }
 
 
+# Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
+HEAVY_READS = frozenset({"tables.history", "review.sheet", "review.chart", "review.summary", "review.settle",
+                         "review.export_csv", "review.export_json", "api.export_table", "api.table_summary"})
+
+
+def storage_used() -> int:
+    """The database's size in bytes (one cheap query: SQLite's page count, PostgreSQL's own figure)."""
+    with db.engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            return int(conn.exec_driver_sql("SELECT pg_database_size(current_database())").scalar_one())
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar_one()
+        return int(pages) * int(conn.exec_driver_sql("PRAGMA page_size").scalar_one())
+
+
+def check_storage() -> None:
+    """Raise 507 when the database has grown past ``STORAGE_BUDGET_MB`` (new tables and imports stop;
+    recording at the tables that exist goes on)."""
+    budget = current_app.config.get("STORAGE_BUDGET_MB", STORAGE_BUDGET_MB)
+    if budget is not None and storage_used() > float(budget) * 1024 * 1024:
+        raise InputRejected(507, "storage_full", _(
+            "This server's storage is full (its budget is %(budget)s MB), so no new table can be opened or "
+            "imported. Delete tables you no longer need, or ask whoever runs the server to raise "
+            "STORAGE_BUDGET_MB; nothing was saved.", budget=budget), None)
+
+
 def before_request() -> None:
-    """Count a write to a limited endpoint (reads pass freely)."""
-    bucket = LIMITED.get(request.endpoint or "")
+    """Count a write to a limited endpoint and an expensive read; check the storage budget before a
+    table is opened or imported. Runs before the body is read."""
+    endpoint = request.endpoint or ""
+    bucket = LIMITED.get(endpoint)
     if bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
         check(bucket)
+        if bucket == "open_table":
+            check_storage()
+    elif endpoint in HEAVY_READS and request.method in ("GET", "HEAD"):
+        check("heavy_read")
 
 
 def init_app(app) -> None:

@@ -893,20 +893,25 @@ def current_dealer(table: Table) -> str | None:
     return name or table.first_dealer
 
 
-def history(table: Table, hand: Hand | None = None, limit: int | None = None) -> list[HandEvent]:
-    """Events newest first, for the whole table or one hand."""
+def history(table: Table, hand: Hand | None = None, limit: int | None = None, offset: int = 0) -> list[HandEvent]:
+    """Events newest first, for the whole table or one hand (``limit`` and ``offset``: one page)."""
     query = select(HandEvent).where(HandEvent.table_id == table.id)
     if hand is not None:
         query = query.where(HandEvent.hand_id == hand.id)
     query = query.order_by(desc(HandEvent.id))
     if limit:
         query = query.limit(limit)
+    if offset:
+        query = query.offset(offset)
     return list(db.session.scalars(query))
 
 
-def hand_numbers(table: Table) -> dict[int, int]:
-    """{hand id: hand number} for every hand of the table (the history page names hands by number)."""
-    return dict(db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)).all())
+def hand_numbers(table: Table, hand_ids: Iterable[int] | None = None) -> dict[int, int]:
+    """{hand id: hand number} for the table's hands (only ``hand_ids`` when given: one page's)."""
+    query = select(Hand.id, Hand.number).where(Hand.table_id == table.id)
+    if hand_ids is not None:
+        query = query.where(Hand.id.in_(list(set(hand_ids))))
+    return dict(db.session.execute(query).all())
 
 
 def undone_event(event: HandEvent) -> HandEvent | None:

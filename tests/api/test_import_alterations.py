@@ -56,7 +56,7 @@ def alterations(good: dict, rng: random.Random, count: int):
     hands swapped or repeated, a safe change; most re-signed."""
     paths = [p for p in _paths(good) if p and p != ("format",)]
     out = []
-    for i in range(count):
+    for _ in range(count):
         doc = copy.deepcopy(good)
         kind = rng.choice(("replace", "replace", "replace", "remove", "add", "hands", "safe"))
         if kind == "replace":

@@ -131,3 +131,15 @@ def test_a_request_purges_by_itself_now_and_then(client, ctx, gdy, monkeypatch):
     assert client.get("/").status_code == 200  # any request, not a lookup of that table
     db.session.expire_all()
     assert db.session.get(Table, gdy_id) is None
+
+
+def test_the_history_is_paginated(app, client, gdy):
+    app.config["HISTORY_PER_PAGE"] = 2
+    for winner in ("Ann", "Bo", "Cy"):
+        _record(gdy, winner)
+    first = client.get(f"/t/{gdy.public_id}/history").get_data(as_text=True)
+    assert first.count('class="event ') == 2 and "Hand 3" in first and "Hand 1<" not in first
+    assert f"/t/{gdy.public_id}/history?page=2" in first and 'rel="prev"' not in first
+    second = client.get(f"/t/{gdy.public_id}/history?page=2").get_data(as_text=True)
+    assert second.count('class="event ') == 1 and "Hand 1<" in second and 'rel="next"' not in second
+    assert client.get(f"/t/{gdy.public_id}/history?page=3").status_code == 404
