@@ -12,7 +12,7 @@ import sys
 from contextlib import contextmanager
 
 import click
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
 from .engine import ENGINES
 
@@ -199,6 +199,7 @@ def init_app(app: Flask) -> None:
             scoring.discard_changes()
             _fail(error)
         with current_app.test_request_context("/", base_url=base_url):
+            g.link_base = base_url.rstrip("/")  # the operator's own address: links use it as given
             for table in tables:
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
                 token = access.edit_token(table)

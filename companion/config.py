@@ -40,11 +40,14 @@ def database_url(instance_path: str) -> str:
 
 
 def from_environment() -> dict:
-    """PUBLIC_URL (the address share links and QR codes use) and TRUSTED_HOSTS (comma-separated
-    host names the server answers to; any other Host header gets 400) from the environment."""
+    """PUBLIC_URL (the address share links and QR codes use), TRUSTED_HOSTS (comma-separated
+    host names the server answers to; any other Host header gets 400) and TRUSTED_PROXIES (how many
+    reverse proxies stand in front; 0, the default, trusts no X-Forwarded-* header) from the environment."""
     out: dict = {}
     if os.environ.get("PUBLIC_URL"):
         out["PUBLIC_URL"] = os.environ["PUBLIC_URL"].strip().rstrip("/")
+    if os.environ.get("TRUSTED_PROXIES", "").strip().isdigit():
+        out["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if os.environ.get("TRUSTED_HOSTS"):
         out["TRUSTED_HOSTS"] = [h.strip() for h in os.environ["TRUSTED_HOSTS"].split(",") if h.strip()]
     return out

@@ -132,4 +132,13 @@ def before_request() -> None:
 
 
 def init_app(app) -> None:
+    """The limits, and (``TRUSTED_PROXIES`` = how many reverse proxies stand in front, off by default)
+    Werkzeug's ProxyFix, so that the client's own address (``X-Forwarded-For``), scheme and host count
+    instead of the proxy's. Never set it without a proxy: anyone could then pick their address."""
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies,
+                                x_prefix=proxies)
     app.before_request(before_request)
