@@ -12,6 +12,7 @@ import time
 
 from flask import current_app, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -120,12 +121,17 @@ def _address() -> str:
 
 def _wait(seconds: int, many: bool) -> InputRejected:
     if many:
-        message = _("Many wrong PINs were tried at this table in the last hour, so every try waits a little. "
-                    "Try again in %(seconds)d seconds, or scan the record code on a phone that can already "
-                    "record.", seconds=seconds)
+        message = ngettext(
+            "Many wrong PINs were tried at this table in the last hour, so every try waits a little. Try again "
+            "in %(num)d second, or scan the record code on a phone that can already record.",
+            "Many wrong PINs were tried at this table in the last hour, so every try waits a little. Try again "
+            "in %(num)d seconds, or scan the record code on a phone that can already record.", seconds)
     else:
-        message = _("That was several wrong PINs in a row. Try again in %(seconds)d seconds (check the PIN "
-                    "with a player who can record), or scan the record code.", seconds=seconds)
+        message = ngettext(
+            "That was several wrong PINs in a row. Try again in %(num)d second (check the PIN with a player "
+            "who can record), or scan the record code.",
+            "That was several wrong PINs in a row. Try again in %(num)d seconds (check the PIN with a player "
+            "who can record), or scan the record code.", seconds)
     return InputRejected(429, "pin_limited", message, "pin")
 
 
