@@ -664,13 +664,21 @@ def export_csv_chunks(table: Table, *, labels: dict, translate=str):
     buffer.seek(0)
     buffer.truncate()
     players = list(table.players)
+    words: dict[str, str] = {}  # a few hundred distinct phrases on any table: each translated once
+
+    def translate_once(phrase) -> str:
+        key = str(phrase)
+        if key not in words:
+            words[key] = translate(phrase)
+        return words[key]
+
     for hand, points in _hands_in_batches(table):
         for player in players:
             value = points.get(player.id, 0)
             amount = hand.stake * value
             writer.writerow([hand.number, csv_text(labels[hand.status]), csv_text(player.name), value,
                              format(amount.normalize() if amount else Decimal(0), "f"),
-                             csv_text("; ".join(translate(x) for x in _player_facts(table, hand, player.name)))])
+                             csv_text("; ".join(translate_once(x) for x in _player_facts(table, hand, player.name)))])
         if buffer.tell() >= 32 * 1024:  # about 32 KiB a chunk
             yield buffer.getvalue().encode("utf-8")
             buffer.seek(0)
