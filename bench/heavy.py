@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
