@@ -228,9 +228,12 @@ def test_an_import_over_the_cap_is_refused_before_its_body_is_read(live_server):
     too_big = review.IMPORT_MAX_BYTES + 1
     assert live_server.app.config["IMPORT_MAX_BYTES"] == 2 * 1024 * 1024
     status, body = _announce(live_server, "/api/v1/import", too_big, "application/json")
-    assert status == 413 and json.loads(body)["error"]["code"] == "request_entity_too_large"
+    error = json.loads(body)["error"]
+    assert status == 413 and error["code"] == "request_entity_too_large"
+    assert "larger than a table file may be here (2 MiB)" in error["message"]
     status, body = _announce(live_server, "/import", 31 * 1024 * 1024, "multipart/form-data; boundary=x")
-    assert status == 413
+    assert status == 413 and "larger than a table file may be here (2 MiB)" in body.decode()
+    assert 'type="file"' in body.decode()  # the import form again, to choose another file
 
 
 def test_an_import_at_the_cap_twin_is_read(api):
