@@ -215,10 +215,11 @@ def _purge_command():
     """Remove for good the tables deleted longer ago than their undo window (10 minutes), with their
     players, hands and history, and the people left with no table. Schedule it (cron, systemd timer);
     the server also does it by itself now and then."""
-    from . import scoring
+    from . import review, scoring
 
     removed = scoring.purge_deleted()
-    click.echo(f"purged {removed} deleted table(s)")
+    unfinished = review.purge_unfinished_imports()
+    click.echo(f"purged {removed} deleted table(s)" + (f" and {unfinished} unfinished import(s)" if unfinished else ""))
 
 
 DEMO_TABLES = [

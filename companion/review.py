@@ -13,19 +13,20 @@ import csv
 import hashlib
 import io
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
+from sqlalchemy import JSON, String, and_, delete, case, column, desc, false, func, literal, or_, select, true
 from sqlalchemy.dialects.postgresql import JSONB
 
 from . import scoring
 from .engine.common import EngineError, N_
 from .scoring import DEVICE_MAX, Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table, stake_text
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, RateBucket, Table, stake_text
 
 # --------------------------------------------------------------------------------------------
 # Settle up: the fewest money transfers that square everyone
@@ -932,6 +933,9 @@ def import_json(data: bytes | str) -> Table:
         raise ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
                                reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip(".")
                             ) from None
+    marker = f"{IMPORTING}{table.id}"  # if this worker dies mid-replay, purge_unfinished_imports cleans up
+    db.session.add(RateBucket(key=marker, window_start=int(time.time()), count=1))
+    db.session.commit()
     try:
         for planned in plan.hands:
             _replay_hand(table, planned)
@@ -944,4 +948,25 @@ def import_json(data: bytes | str) -> Table:
         db.session.rollback()
         scoring.remove_tables([table.id])
         raise
+    finally:
+        db.session.execute(delete(RateBucket).where(RateBucket.key == marker))
+        db.session.commit()
     return table
+
+
+IMPORTING = "importing:"
+UNFINISHED_IMPORT_SECONDS = 3600
+
+
+def purge_unfinished_imports(now: float | None = None) -> int:
+    """Remove the tables of imports that never finished (their worker was killed mid-replay: nobody
+    ever got their id) an hour after they began. Returns how many."""
+    cutoff = int(now if now is not None else time.time()) - UNFINISHED_IMPORT_SECONDS
+    keys = list(db.session.scalars(select(RateBucket.key).where(RateBucket.key.like(IMPORTING + "%"),
+                                                                RateBucket.window_start < cutoff)))
+    ids = [int(k[len(IMPORTING):]) for k in keys if k[len(IMPORTING):].isdigit()]
+    scoring.remove_tables(ids)
+    if keys:
+        db.session.execute(delete(RateBucket).where(RateBucket.key.in_(keys)))
+        db.session.commit()
+    return len(ids)

@@ -521,7 +521,10 @@ def start_request() -> None:
     if now - _last_purge[0] >= PURGE_EVERY_SECONDS:
         _last_purge[0] = now
         try:
+            from . import review  # its import replay may leave a table behind when its worker is killed
+
             purge_deleted()
+            review.purge_unfinished_imports()
         except SQLAlchemyError:  # housekeeping never fails a request (e.g. a database not migrated yet)
             db.session.rollback()
 

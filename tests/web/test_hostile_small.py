@@ -143,3 +143,21 @@ def test_the_history_is_paginated(app, client, gdy):
     second = client.get(f"/t/{gdy.public_id}/history?page=2").get_data(as_text=True)
     assert second.count('class="event ') == 1 and "Hand 1<" in second and 'rel="next"' not in second
     assert client.get(f"/t/{gdy.public_id}/history?page=3").status_code == 404
+
+
+def test_an_import_whose_worker_died_is_purged_after_an_hour(ctx, runner, gdy):
+    """A worker killed mid-replay leaves a table nobody knows the id of, with its import marker: the purge
+    removes it an hour later; a finished import leaves no marker and is never touched."""
+    from companion.models import RateBucket
+
+    _record(gdy)
+    finished = review.import_json(review.export_json(gdy))
+    assert db.session.scalar(select(func.count()).select_from(RateBucket).where(RateBucket.key.like("importing:%"))) == 0
+    unfinished = scoring.create_table(game="gandengyan", name="half", players=["A", "B"])
+    db.session.add(RateBucket(key=f"importing:{unfinished.id}", window_start=1, count=1))  # began long ago
+    db.session.commit()
+    ids = (finished.id, unfinished.id)
+    result = runner.invoke(args=["purge"])
+    assert result.exit_code == 0 and "1 unfinished import" in result.output
+    db.session.expire_all()
+    assert db.session.get(Table, ids[0]) is not None and db.session.get(Table, ids[1]) is None
