@@ -161,3 +161,21 @@ def test_an_import_whose_worker_died_is_purged_after_an_hour(ctx, runner, gdy):
     assert result.exit_code == 0 and "1 unfinished import" in result.output
     db.session.expire_all()
     assert db.session.get(Table, ids[0]) is not None and db.session.get(Table, ids[1]) is None
+
+
+def test_a_deleted_table_is_hidden_from_a_persons_page_and_the_past_tables(client, ctx, gdy, dg, writer):
+    from companion import people
+
+    ann = _link_person(gdy, 0, "Ann")
+    dg.players[0].person_id = ann.id
+    db.session.commit()
+    _record(gdy)
+    assert [s.public_id for s in people.person_page(ann).sessions] == [gdy.public_id, dg.public_id]
+    assert people.visible_table_ids([dg.id]) == sorted([gdy.id, dg.id])  # the twin: seen while it exists
+    scoring.delete_table(gdy)
+    assert [s.public_id for s in people.person_page(ann).sessions] == [dg.public_id]
+    assert people.visible_table_ids([dg.id, gdy.id]) == [dg.id]
+    writer(dg)  # this phone knows Ann from the 大冶打拱 table
+    page = client.get(f"/p/{ann.public_id}")
+    assert page.status_code == 200 and gdy.public_id not in page.get_data(as_text=True)
+    assert dg.public_id in page.get_data(as_text=True)
