@@ -921,12 +921,22 @@ def _keep_history(table: Table, history: dict[int, list[str]]) -> None:
     scoring.commit()
 
 
-def import_json(data: bytes | str) -> Table:
+def copy_name(name: str, mark: str, limit: int = 80) -> str:
+    """``name (mark)`` within ``limit`` characters (the name shortened when needed)."""
+    suffix = f" ({mark})"
+    return name[:max(1, limit - len(suffix))].rstrip() + suffix[:limit - 1]
+
+
+def import_json(data: bytes | str, mark: str | None = None) -> Table:
     """Recreate an exported table under a new public id and edit token by replaying it: the table is
     opened and every hand recorded as a new hand is (the engine validates and settles each; a hand
     whose points in the file differ is refused by number). A damaged, foreign, newer-version or
-    forged file raises :class:`ImportRefused` and leaves nothing stored."""
+    forged file raises :class:`ImportRefused` and leaves nothing stored. ``mark`` (such as
+    "imported 1 Dec", in the face's language) is added to the copy's name so that no list shows the
+    copy exactly like its original."""
     plan = _plan(_read_document(data))
+    if mark and isinstance(plan.table["name"], str):
+        plan.table["name"] = copy_name(plan.table["name"], mark)
     try:
         table = scoring.create_table(stake=plan.hands[0]["stake"] if plan.hands else plan.stake, **plan.table)
     except EngineError as error:
