@@ -41,12 +41,21 @@ run: $(VENV)/.runtime translations
 system-deps:
 	@bash scripts/system_deps.sh
 
+# The suite runs in parallel (pytest-xdist, JOBS workers, default one per core; JOBS=0 runs it in
+# one process). Every worker has its own temporary folder, SQLite files and PostgreSQL database,
+# and every server binds a free port; a file's tests stay on one worker (module fixtures are made once). The fuzz keeps its full size unless FUZZ_REQUESTS is set.
+# Each run ends with its ten slowest tests and its wall time.
+JOBS   ?= auto
+PYTEST := $(BIN)/python -m pytest -q --durations=10 -n $(JOBS) --dist loadfile
+
 test: system-deps $(VENV)/.dev translations guards
-	$(BIN)/python -m pytest -q
+	@start=$$(date +%s); $(PYTEST) || exit $$?; \
+	  echo "SQLite run (with the browser tests): $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(MAKE) --no-print-directory test-pg
 
 test-sqlite: $(VENV)/.dev translations
-	$(BIN)/python -m pytest -q
+	@start=$$(date +%s); $(PYTEST) || exit $$?; \
+	  echo "SQLite run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Guards that keep the house tidy: lint, the layer contracts (.importlinter) and a complexity
 # gate on the engine (no function worse than radon grade C).
@@ -65,7 +74,8 @@ mutants: $(VENV)/.dev
 
 # The database-backed tests again, on a throwaway PostgreSQL cluster.
 test-pg: $(VENV)/.dev translations
-	bash scripts/with_pg.sh $(BIN)/python -m pytest -q -m db -p no:playwright tests
+	@start=$$(date +%s); bash scripts/with_pg.sh $(PYTEST) -m db -p no:playwright tests || exit $$?; \
+	  echo "PostgreSQL run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench: $(VENV)/.dev translations
 	$(BIN)/python bench/engine.py
