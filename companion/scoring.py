@@ -497,8 +497,10 @@ commit = _commit  # for the other services (companion/people.py): the same bookk
 
 
 def start_request() -> None:
-    """Run before each request: nothing saved yet (the session may outlive one request in tests)."""
-    db.session.info.pop("saved", None)
+    """Run before each request: nothing saved yet (the session may outlive one request in tests).
+    A request that has not made a database session yet gets none here (the poll never needs one)."""
+    if db.session.registry.has():
+        db.session.info.pop("saved", None)
 
 
 def saved_in_this_request() -> bool:
