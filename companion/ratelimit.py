@@ -4,16 +4,25 @@ database (``rate_buckets``), one row per bucket and address, in fixed windows.
 ``RATE_LIMITS`` (config) maps a bucket to ``(requests, seconds)``; ``RATELIMIT_ENABLED`` turns
 the whole thing off (the test suite does, except the tests of this module). :data:`LIMITED`
 names the endpoints each bucket counts (their writes only); past the limit the answer is 429
-with the usual error body, before the view runs.
+with the usual error body.
+
+A write is counted in its own commit: the bucket's upsert runs just before the request's
+commit, in the same transaction (one commit per recorded hand, not two), and a write past the
+limit is refused there, nothing saved. A request that commits nothing (refused input, a retry)
+is counted afterwards in a transaction of its own, so failing requests count too. Once a worker
+has seen an address past a limit it refuses that address's writes before the view runs, until
+the window ends. PIN tries are always counted first, in their own transaction.
 """
 from __future__ import annotations
 
+import threading
 import time
 
-from flask import current_app, request
+from flask import current_app, g, has_request_context, request
 from flask_babel import gettext as _
-from sqlalchemy import delete
+from sqlalchemy import delete, event
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
 
 from .extensions import db
 from .guard import InputRejected
@@ -36,33 +45,70 @@ def hit(bucket: str, address: str, now: float | None = None) -> int:
 
     One atomic upsert in its own transaction, so every worker sees the same count and a
     request that fails later still counts."""
-    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+    with db.engine.begin() as conn:
+        return _count(conn, bucket, address, now)
+
+
+def _count(conn, bucket: str, address: str, now: float | None = None) -> int:
+    """The upsert of :func:`hit` on ``conn`` (a connection or a session), inside its transaction."""
+    limit, per = _limit(bucket)
     window = int(now if now is not None else time.time()) // per * per
     key = f"{bucket}:{address}"[:120]
-    with db.engine.begin() as conn:
-        insert = _insert(conn.dialect.name)(RateBucket).values(key=key, window_start=window, count=1)
-        same_window = RateBucket.window_start == insert.excluded.window_start
-        upsert = insert.on_conflict_do_update(
-            index_elements=[RateBucket.key],
-            set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
-                  "window_start": insert.excluded.window_start},
-        ).returning(RateBucket.count)
-        count = conn.execute(upsert).scalar_one()
-        if count == 1:  # a new window for this key: forget windows that ended a day ago
-            conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
+    dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
+    insert = _insert(dialect)(RateBucket).values(key=key, window_start=window, count=1)
+    same_window = RateBucket.window_start == insert.excluded.window_start
+    upsert = insert.on_conflict_do_update(
+        index_elements=[RateBucket.key],
+        set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
+              "window_start": insert.excluded.window_start},
+    ).returning(RateBucket.count)
+    count = conn.execute(upsert).scalar_one()
+    if count == 1:  # a new window for this key: forget windows that ended a day ago
+        conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
     return count
 
 
+def _limit(bucket: str) -> tuple[int, int]:
+    return current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+
+
 def check(bucket: str) -> None:
-    """Raise 429 when this client is over the bucket's limit."""
+    """Count this request in ``bucket`` now (its own transaction); raise 429 past the limit."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return
-    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
-    if hit(bucket, request.remote_addr or "unknown") > limit:
-        minutes = max(1, per // 60)
-        raise InputRejected(429, "rate_limited", _(
-            "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
-            "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
+    address = request.remote_addr or "unknown"
+    if hit(bucket, address) > _limit(bucket)[0]:
+        _refuse(bucket, address)
+
+
+def _refuse(bucket: str, address: str):
+    limit, per = _limit(bucket)
+    _remember_over(bucket, address)
+    raise InputRejected(429, "rate_limited", _(
+        "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
+        "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
+
+
+# (bucket, address) -> the end of the window in which this worker saw it past the limit
+_over: dict[tuple[str, str], int] = {}
+_over_lock = threading.Lock()
+
+
+def _remember_over(bucket: str, address: str) -> None:
+    per = _limit(bucket)[1]
+    with _over_lock:
+        _over[(bucket, address)] = int(time.time()) // per * per + per
+
+
+def _known_over(bucket: str, address: str) -> bool:
+    until = _over.get((bucket, address))
+    if until is None:
+        return False
+    if until > time.time():
+        return True
+    with _over_lock:
+        _over.pop((bucket, address), None)
+    return False
 
 
 def pin_attempt(public_id: str) -> None:
@@ -92,11 +138,35 @@ LIMITED = {
 
 
 def before_request() -> None:
-    """Count a write to a limited endpoint (reads pass freely)."""
+    """A write to a limited endpoint (reads pass freely) is counted with its commit, or after the
+    request when it commits nothing; an address this worker already saw past the limit is refused
+    here."""
     bucket = LIMITED.get(request.endpoint or "")
-    if bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
-        check(bucket)
+    if bucket and request.method not in ("GET", "HEAD", "OPTIONS") and current_app.config.get("RATELIMIT_ENABLED", True):
+        address = request.remote_addr or "unknown"
+        if _known_over(bucket, address):
+            _refuse(bucket, address)
+        g.rate_pending = (bucket, address)
+
+
+@event.listens_for(Session, "before_commit")
+def _count_with_the_commit(session: Session) -> None:
+    """The pending count joins the request's transaction; past the limit the commit is refused."""
+    if not has_request_context():
+        return
+    pending = g.pop("rate_pending", None)
+    if pending is not None and _count(session, *pending) > _limit(pending[0])[0]:
+        _refuse(*pending)
+
+
+def after_request(response):
+    """A request that committed nothing still counts, in a transaction of its own."""
+    pending = g.pop("rate_pending", None)
+    if pending is not None and hit(*pending) > _limit(pending[0])[0]:
+        _remember_over(*pending)  # this request is answered; the next write is refused at once
+    return response
 
 
 def init_app(app) -> None:
     app.before_request(before_request)
+    app.after_request(after_request)
