@@ -83,12 +83,14 @@ bench: $(VENV)/.dev translations
 	$(BIN)/python bench/review.py
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
 
-# Throughput under load (wrk, loopback, gunicorn -w 2): hello world vs the live poll, the table
-# page of 1,000 hands and recording a hand, on SQLite and (when installed) PostgreSQL. < 60 s.
+# Throughput under load (wrk, loopback, gunicorn -w 2 --threads 4): a bare Flask hello world under
+# the same gunicorn vs the live poll, the table and history pages of 1,000 hands and recording a
+# hand (2 and 8 connections), on SQLite and (when installed) a durable PostgreSQL (fsync on);
+# medians of 3 runs with min and max and the load average. About 2 minutes.
 load: $(VENV)/.dev translations
 	@bash scripts/system_deps.sh wrk
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
+	  PG_DURABLE=1 bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
 	else echo "PostgreSQL is not installed: SQLite only"; $(BIN)/python bench/load.py; fi
 
 clean:
