@@ -82,6 +82,7 @@ bench: $(VENV)/.dev translations
 	$(BIN)/python bench/answers.py
 	$(BIN)/python bench/review.py
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
+	$(BIN)/python bench/request_path.py
 
 # Throughput under load (wrk, loopback, gunicorn -w 2 --threads 4): a bare Flask hello world under
 # the same gunicorn vs the live poll, the table and history pages of 1,000 hands and recording a
