@@ -401,7 +401,7 @@ def side_by_side(summary: dict) -> None:
             if p99_target is not None:
                 cell += f", p99 {r['p99']:.0f} ms"
             cells.append(cell)
-        target = " , ".join(x for x in (f"≥ {ratio_target:.0%}" if ratio_target else "",
+        target = ", ".join(x for x in (f"≥ {ratio_target:.0%}" if ratio_target else "",
                                         f"p99 ≤ {p99_target:.0f} ms" if p99_target else "") if x) or "—"
         print(f"| {label} | {' | '.join(cells)} | {target} |")
 

@@ -15,6 +15,7 @@ import json
 import unicodedata
 from datetime import timedelta, timezone
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import delete as sa_delete
@@ -83,8 +84,14 @@ def engine_for(game: str):
 
 
 def table_rules(table: Table):
-    """The table's pinned rules as the engine's Rules value."""
-    return engine_for(table.game).rules_from_dict(dict(table.rules or {}))
+    """The table's pinned rules as the engine's Rules value (a frozen value: built once per set of
+    rules and game, then remembered; recording a hand asks for it twice)."""
+    return _rules_for(table.game, json.dumps(table.rules or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _rules_for(game: str, rules_json: str):
+    return engine_for(game).rules_from_dict(json.loads(rules_json))
 
 
 def _prepare_facts(table: Table, facts: Any) -> dict:
