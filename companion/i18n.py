@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from flask import Flask, request
 from flask_babel import get_locale, gettext, ngettext
@@ -46,10 +47,14 @@ def tr(text) -> str:
     return text
 
 
-# arithmetic in a sentence ("×2 = ×2 = 12", "150 ≥ 100") reads left to right in every language
+# arithmetic in a sentence ("×2 = ×2 = 12", "150 ≥ 100", "×4") reads left to right in every language.
+# A term is a number, bare or isolated as a whole (FSI 4 PDI), so an isolate added around the sum
+# never closes one that was opened before it (the lines of a step nest: parentheses never cross).
 LRI = "\u2066"
-_NUM = r"[\u2068\u2069]*[×x]?[\u2068\u2069]*\d[\d.,]*[\u2068\u2069]*"
-_MATH = re.compile(rf"{_NUM}(?:\s*[=≥≤<>+−×]\s*{_NUM})+")
+_TERM = r"(?:[×x]\s?)?(?:\u2068[+−]?\d[\d.,]*\u2069|[+−]?\d[\d.,]*)"
+_MATH = re.compile(rf"(?<!\u2066)(?:{_TERM}(?:\s*[=≥≤<>+−×]\s*{_TERM})+|×\s?(?:\u2068\d[\d.,]*\u2069|\d[\d.,]*))")
+# the engine's lists of steps ("{f0}, {f1}, {f2}") take the language's own comma
+_LIST = re.compile(r"^\{f0\}(?:, \{f\d+\})+$")
 
 
 def _language() -> str:
@@ -57,12 +62,14 @@ def _language() -> str:
     return locale.language if locale else "en"
 
 
-FSI, PDI = "\u2068", "\u2069"
+FSI, PDI, RLI = "\u2068", "\u2069", "\u2067"
 
 
 def _translated(text: Text) -> str:
     """The catalog's sentence: a plural Text asks for the form its count needs in this language
     (the count fills nothing: the sentence's ``{name}`` parameters are filled afterwards)."""
+    if _LIST.match(text.template):
+        return text.template.replace(", ", gettext(", "))  # the list separator: "，" in Chinese, "، " in Arabic
     if text.plural is None or text.count is None:
         return gettext(text.template)
     try:
@@ -71,14 +78,42 @@ def _translated(text: Text) -> str:
         return text.template if text.count == 1 else text.plural
 
 
+def label(text) -> str:
+    """A label ending with its colon, then the space before what follows it, except after a
+    full-width colon ("赢家：Bo", not "赢家： Bo")."""
+    from markupsafe import Markup, escape
+
+    text = escape(text)
+    return Markup(text if text.endswith(("：", "︰")) else text + Markup(" "))
+
+
+def number(value) -> str:
+    """A number written the language's way ("0,5" in French and Indonesian, "1 234" in French):
+    every number on a page, in a sentence or in a table, goes through here or ``format_money``."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, format="#,##0.####", locale=get_locale() or "en", decimal_quantization=False)
+
+
+def _param(value):
+    """An engine sentence's parameter, ready to fill in: a sentence translated, a number formatted."""
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return number(value)
+    return tr(value)
+
+
 def _tr(text: Text) -> str:
     translated = _translated(text)
     if not text.params:
         return translated
-    params = {key: tr(value) for key, value in text.params.items()}
+    params = {key: _param(value) for key, value in text.params.items()}
     locale = get_locale()
     if locale is not None and locale.text_direction == "rtl":
-        params = {key: f"{FSI}{value}{PDI}" for key, value in params.items()}
+        # a name or number finds its own direction (FSI); a sentence of this language inside a
+        # sentence is right to left (RLI): FSI would look past its nested isolates, find no letter
+        # and lay a list of steps out left to right
+        params = {key: f"{RLI if isinstance(text.params[key], Text) else FSI}{value}{PDI}"
+                  for key, value in params.items()}
     try:
         return translated.format(**params)
     except (KeyError, IndexError, ValueError):  # a broken translation must not break the page
@@ -95,8 +130,14 @@ _DIGIT_FINAL = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": Fa
 _FALLBACK = re.compile(r"(?<=\S)(을\(를\)|를\(을\)|이\(가\)|가\(이\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로|으로\(로\))")
 
 
+_GLOSS = re.compile(r"^(.*[^\s(（])\s*[(（][^()（）]*[)）][\s\u2068\u2069]*$")
+
+
 def _final(word: str) -> str | None:
     """'consonant', 'rieul' (ㄹ), 'vowel', or None when the word's last sound cannot be told."""
+    gloss = _GLOSS.match(word)  # "반공(半拱)": the gloss in brackets is not read aloud
+    if gloss and _final(gloss.group(1)) is not None:
+        return _final(gloss.group(1))
     word = word.rstrip(" \u2068\u2069)」』\"'")
     if not word:
         return None
@@ -168,6 +209,8 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.filters["tr"] = tr
     app.jinja_env.filters["utc_iso"] = utc_iso
+    app.jinja_env.filters["num"] = number
+    app.jinja_env.filters["label"] = label
     app.jinja_env.globals["particle"] = particle
     _korean_particles_in_templates(app)
 
@@ -191,3 +234,12 @@ def _korean_particles_in_templates(app: Flask) -> None:
     for name in ("gettext", "_", "ngettext"):
         if name in app.jinja_env.globals:
             app.jinja_env.globals[name] = wrap(app.jinja_env.globals[name])
+
+
+def imported_mark() -> str:
+    """"imported 1 Dec": what an imported copy's name gets, in the phone's language (today's date)."""
+    from datetime import date
+
+    from flask_babel import format_date
+
+    return gettext("imported %(date)s", date=format_date(date.today(), format="d MMM"))

@@ -22,6 +22,7 @@ from flask import current_app, g, has_request_context, request
 from flask_babel import gettext as _
 from sqlalchemy import delete, event
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .extensions import db
@@ -162,7 +163,14 @@ def _count_with_the_commit(session: Session) -> None:
 def after_request(response):
     """A request that committed nothing still counts, in a transaction of its own."""
     pending = g.pop("rate_pending", None)
-    if pending is not None and hit(*pending) > _limit(pending[0])[0]:
+    if pending is None:
+        return response
+    try:
+        count = hit(*pending)
+    except SQLAlchemyError:  # the database is unreachable: the answer (e.g. a 503) must still go out
+        current_app.logger.warning("Rate limit not counted: the database is unavailable")
+        return response
+    if count > _limit(pending[0])[0]:
         _remember_over(*pending)  # this request is answered; the next write is refused at once
     return response
 

@@ -774,12 +774,22 @@ def _import_events(doc: dict, hands: dict[int, Hand]) -> list[tuple[HandEvent, i
     return out
 
 
-def import_json(data: bytes | str) -> Table:
+def copy_name(name: str, mark: str, limit: int = 80) -> str:
+    """``name (mark)`` within ``limit`` characters (the name shortened when needed)."""
+    suffix = f" ({mark})"
+    return name[:max(1, limit - len(suffix))].rstrip() + suffix[:limit - 1]
+
+
+def import_json(data: bytes | str, mark: str | None = None) -> Table:
     """Recreate an exported table, exactly (same hands, facts, points, revisions and history), under a
     new public id and edit token. Everything is checked first and stored in ONE transaction: a damaged,
-    foreign or newer-version file raises :class:`ImportRefused` and changes nothing."""
+    foreign or newer-version file raises :class:`ImportRefused` and changes nothing. ``mark`` (such as
+    "imported 1 Dec", in the face's language) is added to the copy's name so that no list shows the
+    copy exactly like its original."""
     doc = _read_document(data)
     table = _import_table(doc)
+    if mark:
+        table.name = copy_name(table.name, mark)
     names = _import_players(doc, table)
     hands = _import_hands(doc, table, names)
     events = _import_events(doc, hands)

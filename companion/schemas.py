@@ -86,6 +86,7 @@ ERROR_CODES = {
     "not_found": _l("No such address (HTTP 404)."),
     "method_not_allowed": _l("The address does not take this method (HTTP 405)."),
     "server_error": _l("A fault of ours (HTTP 500); never expected."),
+    "unavailable": _l("The database cannot be reached just now (HTTP 503, with Retry-After): it is not known whether a change was saved; retrying with the same request_id is safe."),
 }
 
 

@@ -109,10 +109,11 @@ def _prepare_facts(table: Table, facts: Any) -> dict:
     else:
         facts["players"] = list(given)
     try:
-        return json.loads(json.dumps(facts))
+        facts = json.loads(json.dumps(facts))
     except (TypeError, ValueError):
         raise ScoringError(N_("The hand's record contains values that are not numbers, text or lists."),
                            code="bad_facts", field="facts") from None
+    return engine_for(table.game).used_facts(facts, table_rules(table))  # no stored fact the outcome ignores
 
 
 def normalize_facts(table: Table, facts: Any) -> dict:
@@ -288,6 +289,51 @@ _INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b\u
                        "\u2069\u3164\ufeff\uffa0")
 
 
+_ZWNJ, _ZWJ, _TAG_END, _BLACK_FLAG = "\u200c", "\u200d", "\U000e007f", "\U0001f3f4"
+# Scripts whose spelling needs the joiners between letters (Persian/Arabic, Syriac, the Indic scripts).
+_JOINING_SCRIPTS = ((0x0600, 0x077F), (0x08A0, 0x08FF), (0x0900, 0x0DFF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF))
+
+
+def _joins_letters(before: str, after: str) -> bool:
+    """A joiner between two letters (or marks) of a script that spells with joiners."""
+    def ok(ch):
+        return unicodedata.category(ch)[0] in "LM" and any(lo <= ord(ch) <= hi for lo, hi in _JOINING_SCRIPTS)
+    return ok(before) and ok(after)
+
+
+def _joins_emoji(before: str, after: str) -> bool:
+    """A zero-width joiner inside an emoji sequence (👩🏽‍🦰, 👨‍👩‍👧, 🏳️‍🌈): a pictograph, a skin
+    tone or the emoji variation selector before it, a pictograph after it."""
+    return (unicodedata.category(before) in ("So", "Sk") or before == "\ufe0f") and unicodedata.category(after) == "So"
+
+
+def _invisible(value: str) -> bool:
+    """Whether ``value`` holds an invisible or text-direction character that is not part of a
+    legitimate sequence: joiners inside emoji sequences or between letters of a joining script,
+    and the tag letters of a subdivision flag (🏴 + tags + the cancel tag), are allowed; direction
+    overrides, lone zero-width characters and joiners between Latin letters are not."""
+    in_flag = False
+    for i, ch in enumerate(value):
+        if "\U000e0020" <= ch <= _TAG_END:
+            if not in_flag:
+                return True
+            in_flag = ch != _TAG_END
+            continue
+        if in_flag:  # a flag's tags must end with the cancel tag
+            return True
+        if ch == _BLACK_FLAG:
+            in_flag = i + 1 < len(value) and "\U000e0020" <= value[i + 1] <= _TAG_END
+            continue
+        if ch not in _INVISIBLE and unicodedata.category(ch) != "Cf":
+            continue
+        before, after = value[i - 1:i], value[i + 1:i + 2]
+        if ch in (_ZWJ, _ZWNJ) and before and after and (
+                _joins_letters(before, after) or (ch == _ZWJ and _joins_emoji(before, after))):
+            continue
+        return True
+    return in_flag
+
+
 def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: str, n: int | None = None) -> str:
     if value is None:
         value = ""
@@ -296,7 +342,7 @@ def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: s
     value = " ".join(unicodedata.normalize("NFKC", value).split())  # one spelling; no newlines or doubled spaces
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or unicodedata.category(ch) == "Cs" for ch in value):
         raise _text_error(what, "bad_text", field)
-    if any(ch in _INVISIBLE or unicodedata.category(ch) == "Cf" for ch in value):
+    if _invisible(value):
         raise _text_error(what, "invisible", field)
     if required and not value:
         raise _text_error(what, "required", field, n=n)
@@ -320,6 +366,43 @@ def parse_stake(stake: Any) -> Decimal:
         raise ScoringError(error.message, code=error.code, field=error.field) from None
 
 
+def _duplicates(names: list) -> list:
+    """A ScoringError for each name that repeats an earlier one (case aside); None entries skipped."""
+    seen: set = set()
+    out = []
+    for i, player in enumerate(names):
+        if player is None:
+            continue
+        key = player.casefold()
+        if key in seen:
+            out.append(ScoringError(N_("'{name}' is listed twice; every player needs a different name.",
+                                       name=player), code="duplicate_player", field=f"players.{i}"))
+        seen.add(key)
+    return out
+
+
+def table_problems(*, name, players, stake="0", currency="", notes="") -> list:
+    """Every problem with a new table's name, player names, stake, currency and notes, each field
+    judged as :func:`create_table` judges it (which stops at the first): a form flags them all."""
+    problems: list = []
+
+    def judge(check, *args, **kwargs):
+        try:
+            return check(*args, **kwargs)
+        except EngineError as error:
+            problems.append(error)
+            return None
+
+    judge(_clean_text, name, "name", NAME_MAX, required=True, what="name")
+    names = [judge(_clean_text, p, f"players.{i}", PLAYER_NAME_MAX, required=True, what="player", n=i + 1)
+             for i, p in enumerate(players if isinstance(players, (list, tuple)) else [])]
+    problems += _duplicates(names)
+    judge(parse_stake, stake)
+    judge(_clean_text, currency, "currency", CURRENCY_MAX, required=False, what="currency")
+    judge(_clean_text, notes, "notes", NOTES_MAX, required=False, what="notes")
+    return problems
+
+
 def create_table(*, game, name, players, stake="0", currency="", preset=None, rules=None,
                  notes="", first_dealer=None) -> Table:
     """Validate everything (rules through the engine), store the table and its players, commit."""
@@ -331,13 +414,8 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
     names = []
     for i, player in enumerate(players):
         names.append(_clean_text(player, f"players.{i}", PLAYER_NAME_MAX, required=True, what="player", n=i + 1))
-    seen: dict[str, int] = {}
-    for i, player in enumerate(names):
-        key = player.casefold()
-        if key in seen:
-            raise ScoringError(N_("'{name}' is listed twice; every player needs a different name.",
-                                  name=player), code="duplicate_player", field=f"players.{i}")
-        seen[key] = i
+    for error in _duplicates(names):
+        raise error
     low, high = module.PLAYER_RANGE  # the engine decides how many may play
     if not low <= len(names) <= high:
         if low == high:
@@ -791,8 +869,10 @@ def next_undo(table: Table) -> HandEvent | None:
     return db.session.scalar(_undo_target(table))
 
 
-def undo_last(table: Table, *, device=None) -> HandEvent | None:
+def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent | None:
     """Undo the table's latest change that is not yet undone (repeat to go further back).
+    ``expected``: the id of the event the phone's undo button named; when another change came
+    in between (an undo sent late from a phone's outbox, or sent twice), nothing is undone.
 
     Undoing a create voids the hand (nothing is ever deleted); an edit goes back to the facts
     before it (re-settled by the engine); a void restores; a restore voids. Returns the new
@@ -801,6 +881,11 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
     try:
         _lock(table)
         event = db.session.scalar(_undo_target(table))
+        if expected is not None and (event is None or str(event.id) != str(expected)):
+            db.session.rollback()
+            raise ScoringError(N_("The table changed since this undo was offered (another change came in "
+                                  "between); nothing was undone. Look at the table and undo again if needed."),
+                               code="undo_moved", field="undo")
         if event is None:
             db.session.rollback()
             return None

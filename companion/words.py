@@ -189,6 +189,13 @@ def preset_label(name: str) -> str:
     return str(words) if words is not None else _readable(name)
 
 
+def preset_choices(module) -> list:
+    """(code, words) of a game's presets, without the one that only repeats the standard rules
+    (the pages offer that as "Standard rules")."""
+    standard = module.rules_from_dict(None)
+    return [(p, preset_label(p)) for p in module.PRESETS if module.rules_from_dict(None, preset=p) != standard]
+
+
 def rule_sentence(key: str, value) -> str:
     """One line of the table page's house rules: "Number of decks: always 1 deck"."""
     from flask_babel import gettext

@@ -31,7 +31,7 @@
   }
 
   // Number chips (templates/_macros.html `chips`): one tap sets the value (or adds to it, for
-  // captured points); "10+" opens the field for typing. The field stays the one that is sent.
+  // captured points, except in a value filled in for the player: there it replaces it); "10+" opens the field for typing. The field stays the one that is sent.
   function chips() {
     document.querySelectorAll(".chip-field").forEach(function (field) {
       var box = field.querySelector(".chips"), input = field.querySelector("input");
@@ -58,7 +58,7 @@
             if (!input.value || parseInt(input.value, 10) < parseInt(b.dataset.more, 10)) input.value = b.dataset.more;
             paint(); input.focus(); input.select();
           } else if (add && b.dataset.add) {
-            var now = parseInt(input.value || "0", 10);
+            var now = field.classList.contains("auto") ? 0 : parseInt(input.value || "0", 10);  // a filled-in value is replaced
             input.value = (isNaN(now) ? 0 : now) + parseInt(b.dataset.value, 10);
           } else {
             field.classList.remove("typing-kept");
@@ -105,11 +105,14 @@
   // Times: the server writes UTC (ISO in datetime=, readable UTC text inside); shown in the phone's zone.
   function localTimes(root) {
     if (!window.Intl || !Intl.DateTimeFormat) return;
-    var lang = document.documentElement.lang || undefined, fmt;
-    try { fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }); } catch (e) { return; }
+    var lang = document.documentElement.lang || undefined, fmt, clock;
+    try {
+      fmt = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+      clock = new Intl.DateTimeFormat(lang, { timeStyle: "short" });
+    } catch (e) { return; }
     (root || document).querySelectorAll("time[datetime]").forEach(function (t) {
       var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d.getTime())) { t.title = t.textContent; t.textContent = fmt.format(d); }
+      if (!isNaN(d.getTime())) { t.title = t.textContent; t.textContent = (t.dataset.only === "time" ? clock : fmt).format(d); }
     });
   }
 
@@ -136,28 +139,48 @@
     b.addEventListener("click", function () { set(b.getAttribute("aria-pressed") !== "true"); });
   }
 
-  // 大冶打拱: once all but one player's captured points are entered, the last one is what is left
-  // of 200 (minus the points left in the last hand); typing in it keeps what is typed.
+  // 大冶打拱: once three players are out (the hand was played out, so the points must add up to
+  // 200) and all but one player's captured points are entered, the last one is what is left of
+  // 200 (minus the points left in the last hand). An early end or a shout fills nothing in (those
+  // points are not used). Typing in the filled-in field, or tapping a chip there, replaces it;
+  // the running sum against 200 shows as the person taps.
   function capturedTotal() {
     var box = document.querySelector(".hand-form.dagong #captured-field");
     if (!box) return;
+    var form = box.closest("form");
     var inputs = [].slice.call(box.querySelectorAll("input[name^=captured_]"));
     var last = document.getElementById("last_hand_points"), note = document.getElementById("auto-note");
+    var sumLine = document.getElementById("points-sum"), shout = document.getElementById("shout");
     var touched = inputs.map(function (i) { return i.value !== "" && i.value !== "0"; });
     var auto = -1;
+    function num(i) { return parseInt((i && i.value) || "0", 10) || 0; }
+    function playedOut() {
+      var out = [1, 2, 3, 4].filter(function (n) { var s = document.getElementById("order_" + n); return s && s.value; });
+      return out.length >= 3 && !(shout && shout.value);
+    }
     function fill() {
+      if (auto >= 0) {  // take back what was filled in before; it is worked out again below
+        inputs[auto].value = "0";
+        inputs[auto].closest(".chip-field").classList.remove("auto");
+        auto = -1;
+      }
       var open = [];
       inputs.forEach(function (i, k) { if (!touched[k]) open.push(k); });
       var sum = 0;
-      inputs.forEach(function (i, k) { if (touched[k]) sum += parseInt(i.value || "0", 10) || 0; });
-      var rest = 200 - sum - (last ? parseInt(last.value || "0", 10) || 0 : 0);
-      if (open.length === 1 && rest >= 0) {
+      inputs.forEach(function (i, k) { if (touched[k]) sum += num(i); });
+      var rest = 200 - sum - num(last);
+      if (open.length === 1 && rest >= 0 && playedOut()) {
         auto = open[0]; inputs[auto].value = rest;
         inputs[auto].closest(".chip-field").classList.add("auto");
-      } else {
-        auto = -1;
       }
       if (note) note.hidden = auto < 0;
+      if (sumLine) {
+        var total = num(last);
+        inputs.forEach(function (i) { total += num(i); });
+        sumLine.textContent = (sumLine.dataset.text || "{sum} / 200").replace("{sum}", total);
+        sumLine.classList.toggle("over", total > 200);
+        sumLine.hidden = false;
+      }
     }
     inputs.forEach(function (i, k) {
       i.addEventListener("input", function () {  // typed, or a chip tapped: this one is the player's
@@ -168,6 +191,12 @@
       });
     });
     if (last) last.addEventListener("input", fill);
+    if (last) last.addEventListener("change", fill);
+    // the finishing order (taps or selects) and the shout decide whether the points must add up
+    if (form) {
+      form.addEventListener("change", function (e) { if (inputs.indexOf(e.target) < 0) setTimeout(fill, 0); });
+      form.addEventListener("click", function (e) { if (e.target.closest && e.target.closest(".tap-order")) setTimeout(fill, 0); });
+    }
     fill();
   }
 
@@ -298,6 +327,31 @@
     if (banker) { banker.addEventListener("change", mark); mark(); }
   }
 
+  // A random first dealer/banker: "Draw" picks one of the players and says who.
+  function drawLots() {
+    document.querySelectorAll(".draw[data-for]").forEach(function (box) {
+      var select = document.getElementById(box.dataset.for), said = box.querySelector(".draw-said");
+      var button = box.querySelector("button");
+      if (!select || !button) return;
+      box.hidden = false;
+      button.addEventListener("click", function () {
+        var names = [].map.call(select.options, function (o) { return o.value; }).filter(Boolean);
+        if (!names.length) return;
+        var r = new Uint32Array(1);
+        if (window.crypto && crypto.getRandomValues) crypto.getRandomValues(r); else r[0] = Math.floor(Math.random() * 4294967296);
+        var name = names[r[0] % names.length];
+        select.value = name;
+        select.dispatchEvent(new Event("change", { bubbles: true }));
+        var parts = (box.dataset.said || "{name}").split("{name}"), who = document.createElement("bdi");
+        who.textContent = name;
+        said.textContent = "";
+        said.appendChild(document.createTextNode(parts[0]));
+        said.appendChild(who);
+        said.appendChild(document.createTextNode(parts.slice(1).join("{name}")));
+      });
+    });
+  }
+
   // Read-only link fields: select the whole link when tapped (no inline handlers: see the CSP).
   function selectOnFocus() {
     document.querySelectorAll("input.select-on-focus").forEach(function (input) {
@@ -306,7 +360,7 @@
   }
 
   ready(function () {
-    selectOnFocus();
+    selectOnFocus(); drawLots();
     chips(); sizeLists(); steppers(); winnerRows(); capturedTotal(); localTimes(); fullNames(); bigType(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again

@@ -15,6 +15,7 @@ from ..engine.errors import EngineError
 from ..engine.text import to_data
 from ..forms import ActionForm
 from ..i18n import tr
+from ..words import preset_choices
 from ..models import Table
 from ..schemas import CheckRequest, InputError, engine_guard, load
 from .tables import can_edit, device_label, table_view
@@ -108,7 +109,7 @@ def _page(table: Table | None):
     high = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
     latest = scoring.latest_hand_number(table) if table is not None else None
     return render_template("check.html", form=form, errors=errors, result=result, games=game_choices(),
-                           presets={name: list(m.PRESETS) for name, m in ENGINES.items()},
+                           presets={name: preset_choices(m) for name, m in ENGINES.items()},
                            players_range=(low, high), type_name=type_name, table=table, beat=beat,
                            can_attach=table is not None and g.get("can_edit") and latest is not None,
                            latest_hand=latest, here=_here(table), **context), status

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from .. import review
 from ..engine import ENGINES
-from ..i18n import tr
+from ..i18n import imported_mark, tr
 from ..models import Table
 from .tables import format_money as money
 from .tables import page_number
@@ -340,7 +340,7 @@ def import_table():
             error = _("Choose the table's JSON file (exported from this app) first.")
         else:
             try:
-                table = review.import_json(data)
+                table = review.import_json(data, imported_mark())
             except review.ImportRefused as refused:
                 error = tr(refused.message)
             else:

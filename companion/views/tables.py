@@ -118,15 +118,23 @@ def table_view(write: bool = False, deleted_ok: bool = False):
             table = load_table(public_id, deleted_ok=deleted_ok)
             if write and not g.can_edit:
                 if g.right_revoked:
-                    abort(403, description=_(
-                        "This table's share link was reset, so this phone can no longer record here. Scan "
-                        "the new record code, or join with the table's PIN."))
+                    abort(403, description=revoked_message(table))
                 abort(403, description=_(
                     "This phone can only look at this table. To record or correct hands, open the "
                     "table's share link from a phone that can already record."))
             return view(table, *args, **kwargs)
         return wrapper
     return decorator
+
+
+def revoked_message(table: Table) -> str:
+    """What a phone locked out by "Reset share link" is told: the PIN only when the table has one
+    (the reset turned the PIN off; a player may have set a new one since)."""
+    if table.pin_hash:
+        return _("This table's share link was reset, so this phone can no longer record here. Scan the new "
+                 "record code, or join with the table's PIN.")
+    return _("This table's share link was reset, so this phone can no longer record here. Scan the new record "
+             "code on a phone that can still record.")
 
 
 def page_number() -> int:
@@ -171,18 +179,28 @@ def new(game):
     form = new_table_form(game, module, formdata=request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
         players = form.players()
-        try:
-            table = scoring.create_table(
-                game=game, name=form.name.data, players=players, stake=form.stake.data,
-                currency=form.currency.data, preset=form.preset.data or None, rules=form.rules(),
-                notes=form.notes.data, first_dealer=form.first_dealer_name(players))
-        except EngineError as error:
-            _put_error(form, error)
-        else:
+        problems = scoring.table_problems(name=form.name.data, players=players, stake=form.stake.data,
+                                          currency=form.currency.data, notes=form.notes.data)
+        for problem in problems:  # every bad field flagged at once
+            _put_error(form, problem)
+        table = None if problems else _create(form, game, players)
+        if table is not None:
             remember(table)
             return redirect(url_for("tables.show", public_id=table.public_id))
     status = 400 if request.method == "POST" else 200
     return render_template("table_new.html", form=form, game=game, module=module), status
+
+
+def _create(form, game: str, players: list) -> Table | None:
+    """The new table, or None with the error placed on its field."""
+    try:
+        return scoring.create_table(
+            game=game, name=form.name.data, players=players, stake=form.stake.data,
+            currency=form.currency.data, preset=form.preset.data or None, rules=form.rules(),
+            notes=form.notes.data, first_dealer=form.first_dealer_name(players))
+    except EngineError as error:
+        _put_error(form, error)
+        return None
 
 
 def _put_error(form, error: EngineError) -> None:
@@ -236,7 +254,7 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
         abort(404)
     return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
                            can_edit=g.can_edit, join_key=join_key, join_error=join_error,
-                           right_revoked=g.get("right_revoked", False)), status
+                           right_revoked=revoked_message(table) if g.get("right_revoked") else None), status
 
 
 @bp.get("/t/<public_id>/history")
@@ -254,8 +272,10 @@ def undo(table: Table):
     if not form.validate():
         abort(400)
     try:
-        event = scoring.undo_last(table, device=device_label())
+        event = scoring.undo_last(table, device=device_label(), expected=request.form.get("undo_event") or None)
     except EngineError as error:  # e.g. the earlier facts no longer settle under the engine
+        if error.code == "undo_moved":  # a late undo (a phone's outbox): refused, with the reason
+            abort(409, description=engine_message(error))
         flash(_("Could not undo: %(reason)s", reason=engine_message(error)))
         return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:

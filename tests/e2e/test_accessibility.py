@@ -1,6 +1,6 @@
 """axe-core (vendored, see vendor/README.md) on every page a player sees, in English and Arabic,
-light and dark: no serious or critical violation. The rule checker pages are checked by their own
-tests (tests/e2e/test_check_page.py)."""
+light and dark: no serious or critical violation, also on the rule checker (a legal and an illegal
+verdict with "What beats this?" open, an ambiguous table play), the rules pages and the API help."""
 import os
 
 import pytest
@@ -31,18 +31,22 @@ def pages(live_server):
                                  "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
         people.link_players(gdy, {gdy.players[0].id: "new"}, offered_from=[gdy.id])
         person = gdy.players[0].person_id
-        paths = ["/", "/new/gandengyan", "/new/dagong", "/tables",
+        paths = ["/", "/new/gandengyan", "/new/dagong", "/tables", "/api", "/rules/gandengyan", "/rules/dagong",
+                 "/check?game=gandengyan&previous=5+5&play=6+6", "/check?game=gandengyan&previous=5+5&play=7+8",
+                 "/check?game=dagong&previous=8+8",
                  f"/p/{db.session.get(Person, person).public_id}"]
         keys = []
         for table in (gdy, dg):
             t = f"/t/{table.public_id}"
             keys.append(f"{t}#key={access.edit_token(table)}")
+            paths += [f"{t}/check?previous=5+SJ+BJ&play=6+6+6", f"{t}/rules"]
             paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
                       f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings", f"{t}/people"]
     return keys, paths
 
 
 def serious(page: Page) -> list:
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # folded panels too
     page.add_script_tag(path=AXE)
     result = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
         .filter(v => v.impact === 'serious' || v.impact === 'critical')

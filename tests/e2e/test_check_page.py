@@ -69,9 +69,14 @@ def test_presets_follow_the_game(page: Page, live_server):
     def offered():
         return [o.strip() for o in page.locator("#preset optgroup:not([disabled]) option").all_inner_texts()]
 
-    assert "qq" in offered() and "daye" not in offered()
+    # issue 21: words, not codes; the preset that only repeats the standard rules is not offered twice
+    assert offered() == ["QQ game tables (one deck, jokers on top)", "High-stakes tables (bombs multiply by size)",
+                         "Xiangshan (象山) tables"]
+    assert page.locator("#preset > option").all_inner_texts() == ["Standard rules"]
     page.select_option("#game", "dagong")
-    assert "daye" in offered() and "qq" not in offered()
+    assert offered() == []                                   # Daye's rules are the standard 大冶打拱 rules
+    page.goto(live_server + "/check?game=gandengyan&preset=xiangshan&play=5")
+    expect(page.locator("#preset")).to_have_value("xiangshan")
 
 
 def test_bad_cards_show_the_error_next_to_the_field(page: Page, live_server):

@@ -102,7 +102,7 @@ def test_gandengyan_evening(page: Page, live_server):
     page.click("#void")
     expect(page.locator("#void-tag")).to_be_visible()
     page.click("#back-to-table")
-    expect(page.locator("#hand-count")).to_contain_text("2 hands")
+    expect(page.locator("#hand-count")).to_have_text("3 hands, 1 void")  # issue 21: what was recorded
     assert standings(page) == {"Ann": "+4", "Bo": "+1", "Cy": "−5"}
     assert re.search(r"Ann", page.locator("#standings tbody tr").first.inner_text())
     no_horizontal_scroll(page)

@@ -1,4 +1,5 @@
-"""Screenshots of the recording pages at 390×844 in English, Chinese and Arabic, light and dark:
+"""Screenshots of the table, record, hand, checker and summary pages at 390×844 in English, Chinese,
+Arabic and Korean, light and dark:
 only when SHOTS names a directory (SHOTS=/tmp/shots pytest tests/e2e/test_screenshots.py)."""
 import os
 
@@ -11,11 +12,12 @@ SHOTS = os.environ.get("SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
 
 NAMES = {"en": ["Ann", "Bo", "Christopher Alexander Montgomery", "Dee"],
-         "zh": ["王小明", "李", "欧阳娜娜", "张伟"], "ar": ["محمد", "سارة", "عبد الرحمن بن عبد العزيز", "Li 李"]}
+         "zh": ["王小明", "李", "欧阳娜娜", "张伟"], "ar": ["محمد", "سارة", "عبد الرحمن بن عبد العزيز", "Li 李"],
+         "ko": ["민준", "지수", "👩🏽\u200d🦰 서연", "Li 李"]}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+@pytest.mark.parametrize("lang", ["en", "zh", "ar", "ko"])
 def test_screens(browser, live_server, lang, scheme):
     os.makedirs(SHOTS, exist_ok=True)
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, device_scale_factor=1,
@@ -56,8 +58,18 @@ def test_screens(browser, live_server, lang, scheme):
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
     shot("dg-hand")
+    page.goto(f"{live_server}/t/{d_id}/summary")
+    shot("dg-summary")
     page.goto(f"{live_server}/t/{g_id}")
     shot("gdy-table")
+    page.goto(f"{live_server}/t/{g_id}/summary")
+    shot("gdy-summary")
+    page.goto(f"{live_server}/check?game=gandengyan&previous=5+5&play=7+8")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    shot("checker-illegal")
+    page.goto(f"{live_server}/t/{d_id}/check?previous=8+8&play=9+9")
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    shot("checker-legal")
     page.goto(f"{live_server}/t/{g_id}/history")
     shot("history")
     page.goto(f"{live_server}/new/gandengyan")

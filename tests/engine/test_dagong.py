@@ -118,7 +118,7 @@ def test_e3_when_the_first_team_holds_200():
 def test_steps_explain_the_transfer_and_the_result():
     result = dagong.settle(facts(P, (60, 50, 30, 40), 20))
     text = " ".join(result.steps)
-    assert "P4 finished last: its 40 captured points go to P1 (first)." in text
+    assert "P4 finished last: their 40 captured points go to P1 (first)." in text
     assert "The 20 points left in P4's hand go to P3 (third)." in text
     assert "P1+P3 have 150 ≥ 100: they win a half arch (半拱), ×1." in text
     assert result.steps[-1] == "P1+P3: +1 each; P2+P4: −1 each."

@@ -24,6 +24,12 @@ def placeholders(text):
     return sorted(set(PLACEHOLDER.findall(text or "")))
 
 
+def _count_left_out(string, wanted):
+    """A plural form may leave its count unsaid (Arabic's dual "قنبلتان" is "two bombs" by itself)."""
+    return sorted(set(placeholders(string)) | {"{count}"}) == wanted or \
+        sorted(set(placeholders(string)) | {"%(num)s"}) == wanted
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_translations_keep_every_placeholder(lang):
     problems = []
@@ -34,7 +40,8 @@ def test_translations_keep_every_placeholder(lang):
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = placeholders(ids[-1])
         for s in strings:
-            if s and placeholders(s) != wanted and placeholders(s) != placeholders(ids[0]):
+            if s and placeholders(s) != wanted and placeholders(s) != placeholders(ids[0]) and not (
+                    len(strings) > 1 and _count_left_out(s, wanted)):
                 problems.append((ids[0], s))
     assert problems == []
 

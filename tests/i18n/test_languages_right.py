@@ -13,6 +13,9 @@ from companion.i18n import FSI, PDI, particle, particles, tr
     ("민준", "을/를", "민준을"), ("지수", "을/를", "지수를"), ("민준", "이/가", "민준이"), ("지수", "이/가", "지수가"),
     ("서울", "으로/로", "서울로"), ("부산", "으로/로", "부산으로"), ("Ann", "은/는", "Ann은"), ("Bo", "은/는", "Bo는"),
     ("3", "을/를", "3을"), ("2", "이/가", "2가"), ("李", "을/를", "李을(를)"),
+    # issue 21: a gloss in brackets is not read aloud; the word before it chooses
+    ("반공(半拱)", "으로/로", "반공(半拱)으로"), ("직공(直拱)", "이/가", "직공(直拱)이"), ("독패(獨牌)", "을/를", "독패(獨牌)를"),
+    ("(Ann)", "은/는", "(Ann)은"), ("李(이)", "을/를", "李(이)를"),   # a reading in brackets after a character it cannot read
 ])
 def test_korean_particle_follows_the_last_sound(word, pair, expected):
     assert particle(word, pair) == expected
@@ -21,6 +24,7 @@ def test_korean_particle_follows_the_last_sound(word, pair, expected):
 def test_korean_fallback_particles_are_chosen_in_a_sentence():
     assert particles("민준이(가) 지수을(를) 이겼습니다") == "민준이 지수를 이겼습니다"
     assert particles("王이(가) 이겼습니다") == "王이(가) 이겼습니다"    # cannot tell: the fallback stays
+    assert particles("반공(半拱)(으)로 이겨요") == "반공(半拱)으로 이겨요"   # issue 21
 
 
 def test_engine_sentences_isolate_names_and_numbers_in_arabic(app):

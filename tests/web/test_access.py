@@ -105,6 +105,9 @@ def test_joining_by_pin(app, client):
     assert stored and "042917" not in stored  # a salted hash
     wrong = join(client, public_id, pin="042918")
     assert wrong.status_code == 403 and "not this table's" in text_of(wrong)
+    for short in ({"key": "04291"}, {"pin": "04291"}, {"key": "0429177"}):   # issue 21: a PIN message, not a link's
+        answer = text_of(join(client, public_id, **short))
+        assert "exactly 6 digits" in answer and "record link" not in answer.split("exactly 6 digits")[1][:60]
     assert join(client, public_id, key=" 042917 ").status_code == 303  # the one field takes a PIN too
     assert may_record(client, public_id)
     assert recorder.post(f"/t/{public_id}/pin", data={"action": "clear"}).status_code == 303
@@ -167,10 +170,15 @@ def test_reset_revokes_other_phones_and_api_tokens_and_the_resetter_keeps_record
     refused = other.get(f"/t/{public_id}/record")
     assert refused.status_code == 403 and "share link was reset" in text_of(refused)
     assert 'id="link-was-reset"' in other.get(f"/t/{public_id}").get_data(as_text=True)
+    # issue 21: the reset turned the PIN off, so the locked-out phone is not told to use it …
+    assert "PIN" not in text_of(refused) and "PIN" not in text_of(other.get(f"/t/{public_id}")).split("Join")[0]
+    assert "Scan the new record code on a phone that can still record" in text_of(refused)
     assert "Access" not in text_of(other.get("/"))  # no longer among this phone's tables
     stale = join(other, public_id, key=old)
     assert stale.status_code == 403 and "was reset" in text_of(stale)
     assert join(other, public_id, pin="555555").status_code == 403  # the PIN went with it
+    client.post(f"/t/{public_id}/pin", data={"pin": "666666", "action": "set"})   # … until a new PIN is set
+    assert "join with the table's PIN" in text_of(other.get(f"/t/{public_id}/record"))
     # the API: the old token is refused, saying why; the new one works
     body = {"facts": {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0}}}}
     answer = client.post(f"/api/v1/tables/{public_id}/hands", json=body, headers={"Authorization": f"Bearer {old}"})

@@ -31,6 +31,13 @@ def test_overlong_query_value_is_413(client, ctx):
 @pytest.mark.parametrize("raw, code", [
     ("Ana\u200b", "invisible"), ("\u202eanA", "invisible"), ("A\u2066na", "invisible"), ("Ana\x07", "bad_text"),
     ("Ana", None), ("李 明", None), ("Ｊｏｅ", None),
+    # issue 21: joiners inside emoji sequences and between letters of a joining script are part of
+    # the name; the same joiners alone, at an edge or between Latin letters are not
+    ("👩🏽\u200d🦰", None), ("👨\u200d👩\u200d👧", None), ("🏳️\u200d🌈", None), ("Ann 👩\u200d❤️\u200d👨", None),
+    ("می\u200cخواهم", None), ("क्\u200dष", None), ("🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", None),
+    ("Ann\u200d", "invisible"), ("\u200d👩", "invisible"), ("A\u200dna", "invisible"), ("A\u200cna", "invisible"),
+    ("👩\u200d\u202e🦰", "invisible"), ("Ann\U000e0067", "invisible"), ("🏴\U000e0067", "invisible"),
+    ("\u200e👩", "invisible"),
 ])
 def test_player_names_refuse_invisible_and_direction_characters(ctx, raw, code):
     from companion import scoring

@@ -271,3 +271,23 @@ def test_table_page_shows_the_house_rules_as_sentences(client, ctx):
     assert "Three of a kind is a bomb: yes" in text
     for code in ("deck_mode", "oneDeck", "perLoser:20", "triple_is_bomb"):
         assert code not in text
+
+
+def test_new_table_form_flags_every_bad_field_at_once(client, ctx):
+    """Issue 21: two bad names, a repeated name, a bad stake: each flagged beside its field in one
+    answer, everything typed kept, nothing stored."""
+    response = client.post("/new/gandengyan", data=new_table_data(
+        player_1="Ann\u200b", player_2="\u202eBo", player_3="Cy", player_4="cy", stake="abc"))
+    assert response.status_code == 400
+    errors = field_errors(response)
+    assert {"player_1", "player_2", "player_4", "stake"} <= set(errors), errors
+    assert "invisible" in errors["player_1"][0] and "invisible" in errors["player_2"][0]
+    assert "twice" in errors["player_4"][0]
+    assert 'value="abc"' in response.get_data(as_text=True)
+    assert db.session.scalar(select(Table)) is None
+
+
+def test_an_emoji_name_joined_by_zwj_opens_a_table(client, ctx):
+    response = client.post("/new/gandengyan", data=new_table_data(player_1="👩🏽\u200d🦰", player_2="👨\u200d👩\u200d👧"))
+    assert response.status_code == 302
+    assert db.session.scalar(select(Table)).player_names[:2] == ["👩🏽\u200d🦰", "👨\u200d👩\u200d👧"]

@@ -68,7 +68,7 @@ def test_arabic_uses_its_own_plural_forms(app, catalog, count, form):
 
 
 @pytest.mark.parametrize("count, expected", [(1, "Ann possède 1 bombe."), (2, "Ann possède 2 bombes."),
-                                             (1000000, "Ann possède 1000000 de bombes.")])
+                                             (1000000, "Ann possède 1\u202f000\u202f000 de bombes.")])
 def test_french_singular_and_plural(app, catalog, count, expected):
     """Babel's French: one (0, 1), many (millions: "de"), other."""
     catalog("fr", ["{name} possède {count} bombe.", "{name} possède {count} de bombes.",

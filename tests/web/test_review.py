@@ -1,5 +1,6 @@
 """Review the night: summary figures (hand-computed, both games), the score sheet across pages, the chart,
 settle-up pages, CSV/JSON export and import (round trip; bad files change nothing)."""
+import datetime
 import io
 import json
 import re
@@ -187,8 +188,9 @@ def test_summary_page(client, gdy_night):
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     text = text_of(page)
-    assert "3 hands played (1 void)" in text
-    assert re.search(r"From \d{4}-\d\d-\d\d \d\d:\d\d to \d\d:\d\d UTC \(0 min\)", text)
+    assert "4 hands played, 1 void" in text  # issue 21: the hands recorded, then the void ones
+    assert re.search(r"From \d{4}-\d\d-\d\d \d\d:\d\d UTC to \d\d:\d\d UTC \(0 min\)", text)
+    assert re.search(r'<time datetime="[^"]+\+00:00" data-only="time">', html)  # app.js: the phone's zone
     assert re.search(r'<tr id="fig-shut_out">.*?</tr>', html, re.S)
     row = re.search(r'<tr id="fig-jokers">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["1", "0", "0", "3"]  # Bo Ann Di Cy, by standing
@@ -455,6 +457,12 @@ def test_import_page_recreates_the_table_and_remembers_it(client, gdy_night):
     page = client.get(f"/t/{public_id}")
     assert "Record next hand" in text_of(page)  # this phone may record at the imported table
     assert "Imported: this is a new copy of the table" in text_of(page)
+    # issue 21: the copy's name says it is one, in every list (the API's import stays exact)
+    from flask_babel import format_date
+    with client.application.test_request_context():
+        day = format_date(datetime.date.today(), format="d MMM")
+    assert f"(imported {day})" in text_of(page)
+    assert f"(imported {day})" in text_of(client.get("/tables"))
     home = client.get("/").get_data(as_text=True)
     assert re.search(r'<form method="post" action="/import" enctype="multipart/form-data">\s*'
                      r'<input type="hidden" name="csrf_token"', home) and 'type="file"' in home

@@ -21,7 +21,7 @@ from ..results import Answer, Reading, Settlement, Verdict
 from .answers import answers, kind_of
 from .check import check, classify, declaration
 from .combos import BOMB_CLASS, TYPES, beats, power
-from .facts import needed_facts, next_dealer, teams, validate_facts
+from .facts import needed_facts, next_dealer, teams, used_facts, validate_facts
 from .outcome import ARCH_NAMES, Outcome
 from .reasons import TYPE_NAMES, describe
 from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
@@ -34,5 +34,5 @@ TITLE = "大冶打拱"
 __all__ = ["NAME", "TITLE", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
-           "needed_facts", "next_dealer", "settle", "Outcome", "Reading", "Verdict", "Settlement",
+           "needed_facts", "next_dealer", "used_facts", "settle", "Outcome", "Reading", "Verdict", "Settlement",
            "CardError", "FactsError", "RulesError"]

@@ -313,3 +313,26 @@ def next_dealer(facts) -> str:
         _fail(N_("The hand is not over: enter who went out first; that player deals next."), "hand_not_over",
               "order")
     return order[0]
+
+
+def used_facts(facts, rules: Rules = DEFAULT_RULES):
+    """The facts without the card points the hand's outcome does not use, so that none is stored:
+    a shout hand uses no points; E12 only the points of the two who did not go out (they decide
+    ×4 or ×2); E1, E2, E3 the points of the first out's team and of the second out (not those of
+    the second's partner, nor the points left in hand); a played-out hand uses them all. Facts
+    that do not settle are given back unchanged (:func:`validate` then says what is wrong)."""
+    try:
+        rules = coerce_rules(rules)
+        hand = validate(facts, rules)
+        outcome = decide(hand, rules)
+    except FactsError:
+        return facts
+    if outcome.early_end is None and outcome.shout is None:
+        return facts
+    out = {k: v for k, v in facts.items() if k not in ("captured", "last_hand_points")}
+    if outcome.early_end == "E12":
+        out["captured"] = {p: hand.captured[p] for p in hand.players if p not in hand.order[:2]}
+    elif outcome.early_end is not None:
+        first, second = hand.order[:2]
+        out["captured"] = {p: hand.captured[p] for p in hand.players if p in hand.side_of(first) or p == second}
+    return out

@@ -187,7 +187,7 @@ def _played_out(hand, rules: Rules, steps: list) -> Outcome:
     if third in team:
         points += hand.in_hand
     if moved:
-        steps = steps + [(1, N_("{last} finished last: its {points} captured points go to {first} (first).",
+        steps = steps + [(1, N_("{last} finished last: their {points} captured points go to {first} (first).",
                                 last=last, points=moved, first=first))]
     else:
         steps = steps + [(1, N_("{last} finished last with no captured points.", last=last))]

@@ -24,7 +24,13 @@ from .settle import settle
 NAME = "gandengyan"
 TITLE = "干瞪眼"
 
+
+def used_facts(facts, rules=None):
+    """The facts as given: every fact of a 干瞪眼 hand counts in its settlement (the engine contract's
+    :meth:`GameEngine.used_facts`)."""
+    return facts
+
 __all__ = ["NAME", "TITLE", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict", "decks",
-           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "validate_facts", "settle", "next_dealer",
+           "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts", "validate_facts", "settle", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER"]
