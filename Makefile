@@ -49,7 +49,8 @@ system-deps:
 
 # The suite runs in parallel (pytest-xdist, JOBS workers, default one per core; JOBS=0 runs it in
 # one process). Every worker has its own temporary folder, SQLite files and PostgreSQL database,
-# and every server binds a free port; a file's tests stay on one worker (module fixtures are made once). The fuzz keeps its full size unless FUZZ_REQUESTS is set.
+# and every server binds a free port; a file's tests stay on one worker (module fixtures are made once).
+# Tests that stop the PostgreSQL server itself (marked serial) run alone after the parallel run. The fuzz keeps its full size unless FUZZ_REQUESTS is set.
 # Each run ends with its ten slowest tests and its wall time.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -q --durations=10 -n $(JOBS) --dist loadfile
@@ -80,7 +81,8 @@ mutants: $(VENV)/.dev
 
 # The database-backed tests again, on a throwaway PostgreSQL cluster.
 test-pg: $(VENV)/.dev translations
-	@start=$$(date +%s); bash scripts/with_pg.sh $(PYTEST) -m db -p no:playwright tests || exit $$?; \
+	@start=$$(date +%s); bash scripts/with_pg.sh sh -c '$(PYTEST) -m "db and not serial" -p no:playwright tests \
+	  && $(BIN)/python -m pytest -q -m "db and serial" -p no:playwright tests' || exit $$?; \
 	  echo "PostgreSQL run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench: $(VENV)/.dev translations
