@@ -123,13 +123,16 @@ def _set_body_limit() -> None:
     if request.endpoint in HAND_WRITES:
         request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", 8 * 1024))
     elif request.endpoint in ("review.import_table", "api.import_table"):
-        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 32 * 1024 * 1024))
+        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 2 * 1024 * 1024))
 
 
 def _refuse_long_chunked_body() -> None:
-    """A body sent without a length (chunked) is cut at the limit by Werkzeug, which would then
-    read as broken JSON: a body that reaches the limit is refused as too large."""
+    """A body that announces more than the limit is refused before a byte of it is read. A body
+    sent without a length (chunked) is cut at the limit by Werkzeug, which would then read as
+    broken JSON: a body that reaches the limit is refused as too large."""
     limit = request.max_content_length
+    if limit and request.content_length is not None and request.content_length > limit:
+        raise RequestEntityTooLarge()
     if limit and request.content_length is None and len(request.get_data(cache=True)) >= limit:
         raise RequestEntityTooLarge()
 
@@ -149,6 +152,10 @@ def guard_request() -> None:
     if req.method in ("POST", "PUT", "PATCH", "DELETE"):
         _set_body_limit()
         _refuse_long_chunked_body()
+        if req.path.startswith("/api/") and req.content_length != 0 and not req.is_json \
+                and (req.content_length or req.mimetype):
+            raise InputRejected(415, "unsupported_media_type", _(
+                "The API reads JSON only: send the body with Content-Type: application/json."), None)
         if req.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             _check_fields(req.form.items(multi=True), "form")
         elif (req.is_json or req.path.startswith("/api/")) and req.content_length != 0:

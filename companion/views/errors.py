@@ -1,5 +1,6 @@
 """Error pages (HTML) and JSON errors under /api/. Every error rolls the session back."""
 from flask import Flask, g, jsonify, make_response, render_template, request
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError, PendingRollbackError, StatementError
@@ -76,7 +77,18 @@ def init_app(app: Flask) -> None:
         }
         message = messages.get(error.code, error.description)
         code = (error.name or "error").lower().replace(" ", "_")  # 413: request_entity_too_large
-        return _answer(error.code, code, message)
+        if error.code == 413 and request.endpoint in ("review.import_table", "api.import_table"):
+            limit = int(app.config.get("IMPORT_MAX_BYTES", 2 * 1024 * 1024))
+            message = _("This file is larger than a table file may be here (%(size)s MiB); nothing was imported.",
+                        size=format_decimal(round(limit / 1024 / 1024, 1)))
+            if not _wants_json():  # the import page again, with the reason
+                return render_template("review/import.html", error=message), 413
+        body, status = _answer(error.code, code, message)
+        response = app.make_response((body, status))
+        for name, value in error.get_headers():  # 405: Allow; 401: WWW-Authenticate …
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def server_error(error):  # last resort: never show a traceback to a player

@@ -4,7 +4,7 @@ id reused for different facts is a 409 naming the hand it made, never that hand 
 import pytest
 from sqlalchemy import event, func, select
 
-from companion import access, ratelimit, scoring
+from companion import access, scoring
 from companion.extensions import db
 from companion.models import Hand, HandDelta, HandEvent, RateBucket
 
@@ -23,7 +23,6 @@ def limited(app_maker):
     with app.app_context():
         table = scoring.create_table(game="gandengyan", name="One commit", players=PLAYERS)
         yield app, table.public_id, access.edit_token(table)
-    ratelimit._over.clear()
 
 
 def statements_of(app, call):
