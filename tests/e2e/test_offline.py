@@ -39,6 +39,20 @@ def wait_until(page, script: str, timeout: float = 20):
         page.wait_for_timeout(200)
 
 
+def wait_for_service_worker(page, timeout: float = 60):
+    """Until the service worker controls ``page``. A worker whose install failed (a shell file the
+    busy test server answered late) is registered again by the next page load, as on a phone: so
+    the page is reloaded every 10 s while no worker controls it."""
+    end = time.monotonic() + timeout
+    next_reload = time.monotonic() + 10
+    while not page.evaluate("navigator.serviceWorker.controller !== null"):
+        assert time.monotonic() < end, f"no service worker after {timeout} s"
+        if time.monotonic() > next_reload:
+            page.reload()
+            next_reload = time.monotonic() + 10
+        page.wait_for_timeout(200)
+
+
 def table_with_a_hand(live_server):
     with live_server.app.app_context():
         table = scoring.create_table(game="gandengyan", name="Offline", players=PLAYERS)
@@ -81,7 +95,7 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
             expect(table_page.locator("#install-note")).to_be_visible() if kind == "lan" else \
                 expect(table_page.locator("#install-note")).to_be_hidden()
             if kind == "secure":  # the service worker controls the pages from now on
-                wait_until(table_page, "navigator.serviceWorker.controller !== null", 30)
+                wait_for_service_worker(table_page)
             record, edit = phone.new_page(), phone.new_page()
             record.goto(f"{base}/t/{public_id}/record")
             edit.goto(f"{base}/t/{public_id}/hands/1/edit")
@@ -196,7 +210,7 @@ def test_the_manifest_passes_chromiums_installability_check(browser_type, browse
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(f"{live_server}/")
-        wait_until(page, "navigator.serviceWorker.controller !== null", 30)
+        wait_for_service_worker(page)
         cdp = context.new_cdp_session(page)
         errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
         assert errors == [], json.dumps(errors)
@@ -219,7 +233,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         page = phone.new_page()
         page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={token}")
         expect(page.locator("#record")).to_be_visible()
-        wait_until(page, "navigator.serviceWorker.controller !== null", 30)
+        wait_for_service_worker(page)
         page.goto(f"{live_server}/t/{public_id}/record")
         phone.set_offline(True)
         fill_hand(page, "Cy", {0: 3, 1: 2})
