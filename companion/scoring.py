@@ -593,8 +593,10 @@ def start_request() -> None:
     database session yet gets none here (the poll never needs one)."""
     if db.session.registry.has():
         db.session.info.pop("saved", None)
+    from flask import current_app
+
     now = time.monotonic()
-    if now - _last_purge[0] >= PURGE_EVERY_SECONDS:
+    if now - _last_purge[0] >= current_app.config.get("PURGE_EVERY_SECONDS", PURGE_EVERY_SECONDS):
         _last_purge[0] = now
         try:
             from . import review  # its import replay may leave a table behind when its worker is killed

@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(config, items):
     test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright."""
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if "page" in names or "browser" in names:
+        if {"page", "browser", "browser_type", "browser_context_args", "context"} & set(names):
             item.add_marker(pytest.mark.browser)
         elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)
@@ -87,7 +87,10 @@ def make_app(tmp_path, **config):
 
     url = database_url(str(tmp_path)) if os.environ.get("DATABASE_URL") else f"sqlite:///{tmp_path}/test.sqlite3"
     settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False,
-                "RATELIMIT_ENABLED": False}
+                "RATELIMIT_ENABLED": False,
+                # no housekeeping purge in the middle of a test (statement counts stay exact);
+                # tests/web/test_hostile_small.py turns it on where it is the subject
+                "PURGE_EVERY_SECONDS": 10 ** 9}
     settings.update(config)
     app = create_app(settings)
     fresh_database(app)

@@ -123,7 +123,8 @@ def test_flask_purge_removes_tables_past_their_window_and_their_orphaned_people(
     assert db.session.scalar(select(func.count()).select_from(Player).where(Player.table_id == gdy_id)) == 0
 
 
-def test_a_request_purges_by_itself_now_and_then(client, ctx, gdy, monkeypatch):
+def test_a_request_purges_by_itself_now_and_then(app, client, ctx, gdy, monkeypatch):
+    app.config["PURGE_EVERY_SECONDS"] = 60  # as served (the tests' app turns it off)
     scoring.delete_table(gdy)
     _age(gdy, 11)
     gdy_id = gdy.id
