@@ -121,7 +121,7 @@ def standings_json(table) -> list[dict]:
 
 
 def table_json(table, *, with_token: bool = False) -> dict:
-    players = sorted(table.players, key=lambda p: p.seat)
+    players = table.seated_players
     active, total = scoring.hand_counts(table)
     out = {
         "id": table.public_id, "game": table.game, "name": table.name, "stake": money(table.stake),
@@ -130,6 +130,8 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "notes": table.notes or "", "revision": table.revision,
         "created_at": table.created_at.isoformat() if table.created_at else None,
         "players": [{"seat": p.seat, "name": p.name} for p in players],
+        # Players who left (they keep their total and the hands they played): issue 21.
+        "players_left": [{"name": p.name, "former_seat": p.former_seat} for p in table.players if not p.seated],
         "standings": standings_json(table), "hand_count": active, "hands_recorded": total,
         "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
         "urls": table_urls(table, with_token=with_token),

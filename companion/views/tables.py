@@ -278,6 +278,8 @@ def undo(table: Table):
         return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:
         flash(_("There is nothing to undo."))
+    elif isinstance(event, scoring.PlayerChange):
+        flash(_("Undone: the last change of players."))
     else:
         number = event.hand.number
         flash(_("Undone: the last change to hand %(number)s.", number=number))
