@@ -262,7 +262,8 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
 def history(table: Table):
     events = scoring.history(table, limit=500)
     numbers = scoring.hand_numbers(table)
-    return render_template("history.html", table=table, events=events, numbers=numbers, hand=None)
+    return render_template("history.html", table=table, events=events, numbers=numbers, hand=None,
+                           player_changes=scoring.player_changes(table))
 
 
 @bp.post("/t/<public_id>/undo")
