@@ -41,3 +41,23 @@ def test_bad_players_change_nothing(api):
     assert_error(put(api, table, {}), 400, "missing", "players")
     body = api("GET", f"/tables/{table['id']}").json
     assert [p["name"] for p in body["players"]] == ["Ana", "Bo", "Chen", "Dee"] and body["players_left"] == []
+
+
+def test_the_cli_changes_players_like_the_api(runner, app):
+    import json
+
+    from companion import scoring
+
+    with app.app_context():
+        table = scoring.create_table(game="gandengyan", name="cli", players=["Ana", "Bo", "Chen", "Dee"],
+                                     preset="source")
+        scoring.record_hand(table, FACTS, request_id="a")
+        public_id = table.public_id
+    result = runner.invoke(args=["players", "--rename", "Bo", "Bob", public_id, "Ana", "Bob", "Chen", "Eve"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:2] == ["players: Ana, Bob, Chen, Eve", "left: Dee"]
+    assert result.output.splitlines()[2] == "standings: Ana +14, Eve 0, Dee -1, Bob -3, Chen -10"  # 14 = 3 + 10 + 1
+    shown = json.loads(runner.invoke(args=["players", "--json", public_id]).output)
+    assert [p["name"] for p in shown["players"]] == ["Ana", "Bob", "Chen", "Eve"]
+    bad = runner.invoke(args=["players", public_id, "Ana"])
+    assert bad.exit_code == 2 and "[players]" in bad.output
