@@ -513,7 +513,7 @@ def export_document(table: Table) -> dict:
                   "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
                   "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
                   "archived_at": _iso(table.archived_at)},
-        "players": [{"seat": p.seat, "name": p.name} for p in table.players],
+        "players": [_player_entry(p) for p in table.players],
         "hands": [{"number": h.number, "status": h.status, "facts": h.facts, "outcome": h.outcome,
                    "next_dealer": h.next_dealer, "points": points[h.id], "request_id": h.request_id,
                    "stake": h.stake_text,
@@ -701,18 +701,40 @@ def _import_table(doc: dict) -> Table:
     return table
 
 
+def _player_entry(player: Player) -> dict:
+    """A player in the file; one who left (issue 21) has no seat and says which seat they left."""
+    if player.seated:
+        return {"seat": player.seat, "name": player.name}
+    return {"seat": None, "name": player.name, "former_seat": player.former_seat}
+
+
+LEFT_SEAT_BASE = 10**9  # an imported player who left holds seat −(this + n): unique, clear of −id
+
+
 def _import_players(doc: dict, table: Table) -> list[str]:
+    """The seated players' names in seat order (then those who left, seat None, are added too)."""
     players = doc.get("players")
-    _need(isinstance(players, list) and 2 <= len(players) <= 6, "players")
-    names = []
+    _need(isinstance(players, list) and 2 <= len(players) <= 200, "players")
+    seated = [p for p in players if not (isinstance(p, dict) and p.get("seat") is None)]
+    _need(2 <= len(seated) <= 6, "players")
+    names, rows = [], []
     for i, p in enumerate(players):
-        _need(isinstance(p, dict) and p.get("seat") == i, f"players.{i}")
-        names.append(_text_field(p.get("name"), f"players.{i}.name", 40, empty=False))
+        gone = i >= len(seated)
+        _need(isinstance(p, dict) and p.get("seat") == (None if gone else i), f"players.{i}")
+        name = _text_field(p.get("name"), f"players.{i}.name", 40, empty=False)
+        names.append(name)
+        if gone:
+            former = p.get("former_seat")
+            _need(former is None or (isinstance(former, int) and not isinstance(former, bool) and 0 <= former < 6),
+                  f"players.{i}.former_seat")
+            rows.append(Player(seat=-(LEFT_SEAT_BASE + i), name=name, former_seat=former))
+        else:
+            rows.append(Player(seat=i, name=name))
     _need(len(set(names)) == len(names), "players")
     if table.first_dealer is not None:
         _need(table.first_dealer in names, "table.first_dealer")
-    table.players = [Player(seat=i, name=n) for i, n in enumerate(names)]
-    return names
+    table.players = rows
+    return names[:len(seated)]
 
 
 def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
@@ -720,18 +742,20 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
     _need(isinstance(hands, list), "hands")
     by_number: dict[int, Hand] = {}
     requests = set()
-    player_of = {p.name: p for p in table.players}
+    player_of = {p.name: p for p in table.players}  # everyone who played, also those who left
     for i, h in enumerate(hands):
         where = f"hands.{i}"
         _need(isinstance(h, dict), where)
         number = _int_field(h.get("number"), f"{where}.number", 1)
         _need(number not in by_number and number <= table.hand_seq, f"{where}.number")
         _need(h.get("status") in (ACTIVE, VOID), f"{where}.status")
-        _need(isinstance(h.get("facts"), dict) and h["facts"].get("players") == names, f"{where}.facts")
+        hand_names = h.get("facts", {}).get("players") if isinstance(h.get("facts"), dict) else None
+        _need(isinstance(hand_names, list) and len(set(map(str, hand_names))) == len(hand_names)
+              and all(isinstance(n, str) and n in player_of for n in hand_names), f"{where}.facts")
         _need(isinstance(h.get("outcome"), dict), f"{where}.outcome")
         points = h.get("points")
-        _need(isinstance(points, dict) and sorted(points) == sorted(names), f"{where}.points")
-        for name in names:
+        _need(isinstance(points, dict) and sorted(points) == sorted(hand_names), f"{where}.points")
+        for name in hand_names:
             _need(isinstance(points[name], int) and not isinstance(points[name], bool)
                   and -2**63 <= points[name] < 2**63, f"{where}.points")
         _need(sum(points.values()) == 0, f"{where}.points")
@@ -745,7 +769,7 @@ def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
                     created_at=_time_field(h.get("created_at"), f"{where}.created_at"),
                     updated_at=_time_field(h.get("updated_at"), f"{where}.updated_at"))
         hand.table = table
-        hand.deltas = [HandDelta(player=player_of[name], points=points[name]) for name in names]
+        hand.deltas = [HandDelta(player=player_of[name], points=points[name]) for name in hand_names]
         by_number[number] = hand
     return by_number
 

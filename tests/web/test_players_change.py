@@ -188,3 +188,21 @@ def test_the_undo_button_takes_back_a_change_of_players(client, gdy, writer):
     assert response.status_code == 200 and "Undone: the last change of players." in response.get_data(as_text=True)
     db.session.expire_all()
     assert gdy.player_names == ["Ann", "Bo", "Cy", "Di"]
+
+
+def test_export_import_export_is_byte_equal_with_players_who_came_and_went(gdy):
+    from companion import review
+
+    played_evening(gdy)
+    scoring.change_players(gdy, ["Ann", {"name": "Bob", "was": "Bo"}, "Cy", "Eve"])
+    first = review.export_json(gdy)
+    doc = __import__("json").loads(first)
+    assert doc["players"][-1] == {"seat": None, "name": "Di", "former_seat": 3}
+    copy = review.import_json(first)
+    db.session.expire_all()
+    assert review.export_json(copy) == first  # byte for byte
+    assert copy.player_names == ["Ann", "Bob", "Cy", "Eve"]
+    assert totals(copy) == totals(gdy)
+    # The copy goes on like the original: Di comes back, the next hand has her.
+    scoring.change_players(copy, ["Ann", "Bob", "Cy", "Eve", "Di"])
+    assert copy.player_names == ["Ann", "Bob", "Cy", "Eve", "Di"] and totals(copy)["Di"][0] == -6
