@@ -1013,7 +1013,7 @@ class TransferAnswer(Answer):
 
 class PlayerFiguresAnswer(Answer):
     player = _str()
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: the player left."})
     points = fields.Integer(required=True)
     money = _str()
     hands = fields.Integer(required=True)

@@ -1241,8 +1241,10 @@ def undo_players_change(table: Table, change: PlayerChange, *, device=None) -> P
         db.session.flush()
         for player in table.players:
             row = was.get(player.id)
-            if row is None:  # joined in the change undone
-                player.former_seat = next(r["seat"] for r in change.after["players"] if r["id"] == player.id)
+            if row is None:  # joined in the change undone (or later, and left again when that was undone)
+                joined = next((r for r in change.after["players"] if r["id"] == player.id), None)
+                if joined is not None and joined["seat"] >= 0:
+                    player.former_seat = joined["seat"]
                 continue
             player.name, player.seat, player.former_seat = row["name"], row["seat"], row["former_seat"]
         table.first_dealer = change.before.get("first_dealer")

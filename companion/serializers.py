@@ -197,7 +197,7 @@ def summary_json(table) -> dict:
     up = review.settle_table(table)
     players = []
     for f in figures.players:
-        row = {"player": f.name, "seat": f.seat, "points": f.points, "money": money(f.money), "hands": f.hands,
+        row = {"player": f.name, "seat": f.seat if f.seat is not None and f.seat >= 0 else None, "points": f.points, "money": money(f.money), "hands": f.hands,
                "biggest_win": f.biggest_win, "biggest_loss": f.biggest_loss}
         if table.game == "gandengyan":
             row.update(won=f.won, shut_out=f.shut_out, jokers=f.jokers)

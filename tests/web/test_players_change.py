@@ -206,3 +206,20 @@ def test_export_import_export_is_byte_equal_with_players_who_came_and_went(gdy):
     # The copy goes on like the original: Di comes back, the next hand has her.
     scoring.change_players(copy, ["Ann", "Bob", "Cy", "Eve", "Di"])
     assert copy.player_names == ["Ann", "Bob", "Cy", "Eve", "Di"] and totals(copy)["Di"][0] == -6
+
+
+def test_each_hand_lists_only_its_own_players(client, gdy):
+    played_evening(gdy)
+    html = client.get(f"/t/{gdy.public_id}").get_data(as_text=True)
+    first = html.split('id="hand-1"', 1)[1].split("</li>\n", 1)[0] if 'id="hand-1"' in html else ""
+    hand3 = html.split('id="hand-3"', 1)[1].split('id="hand-2"', 1)[0]
+    assert 'title="Di"' not in hand3 and 'title="Eve"' in hand3
+    assert first == "" or 'title="Eve"' not in first.split("</ul>", 1)[0]
+
+
+def test_summary_api_says_who_left(client, gdy):
+    played_evening(gdy)
+    body = client.get(f"/api/v1/tables/{gdy.public_id}/summary").get_json()
+    seats = {row["player"]: row["seat"] for row in body["players"]}
+    assert seats["Di"] is None and seats["Eve"] == 3
+    assert sum(int(row["points"]) for row in body["players"]) == 0 and len(body["players"]) == 5
