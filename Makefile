@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 5000
 TRANSLATIONS := companion/translations
 
-.PHONY: run test test-sqlite test-pg bench load guards mutants system-deps translations messages clean
+.PHONY: run dev test test-sqlite test-pg bench load guards mutants system-deps translations messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,10 +32,16 @@ messages: $(VENV)/.runtime
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k NP_:1,2 --no-location --sort-output -o $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel update --ignore-obsolete -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 
+# gunicorn (scripts/gunicorn_conf.py: workers and threads for SQLite, a one-line access log);
+# first the address with its QR code, then the migrations in one line.
 run: $(VENV)/.runtime translations
+	@$(BIN)/python scripts/show_address.py --migrate $(PORT)
+	@PORT=$(PORT) exec $(BIN)/gunicorn -c scripts/gunicorn_conf.py app:app
+
+# For developers: Flask's server with the reloader (no debugger: the port is open to the network).
+dev: $(VENV)/.runtime translations
 	$(BIN)/flask --app app db upgrade
-	@$(BIN)/python scripts/show_address.py $(PORT)
-	$(BIN)/flask --app app run --host 0.0.0.0 --port $(PORT)
+	$(BIN)/flask --app app run --reload --host 0.0.0.0 --port $(PORT)
 
 # Chromium (browser tests) and PostgreSQL (the PG run) from Debian, when we may install them.
 system-deps:

@@ -38,8 +38,8 @@ def register_edge(app: Flask) -> None:
     and a clean "nothing saved yet" for the error pages."""
     from . import guard, ratelimit, scoring
 
+    ratelimit.init_app(app)  # first: a refused client costs one counter, never a parsed body
     guard.init_app(app)
-    ratelimit.init_app(app)
     app.before_request(scoring.start_request)
 
 

@@ -12,7 +12,7 @@ import sys
 from contextlib import contextmanager
 
 import click
-from flask import Flask, current_app
+from flask import Flask, current_app, g
 
 from .engine import ENGINES
 
@@ -178,6 +178,8 @@ def init_app(app: Flask) -> None:
         for step in answer["steps"]:
             click.echo(f"- {step}")
 
+    app.cli.command("purge")(_purge_command)
+
     @app.cli.command("players")
     @click.option("--rename", nargs=2, multiple=True, metavar="OLD NEW",
                   help="Rename a player (also in every hand they played); name NEW among the players.")
@@ -236,6 +238,7 @@ def init_app(app: Flask) -> None:
             scoring.discard_changes()
             _fail(error)
         with current_app.test_request_context("/", base_url=base_url):
+            g.link_base = base_url.rstrip("/")  # the operator's own address: links use it as given
             for table in tables:
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
                 token = access.edit_token(table)
@@ -245,6 +248,17 @@ def init_app(app: Flask) -> None:
                 click.echo(f"  token: {token}")
                 click.echo("  standings: " + ", ".join(
                     f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
+
+
+def _purge_command():
+    """Remove for good the tables deleted longer ago than their undo window (10 minutes), with their
+    players, hands and history, and the people left with no table. Schedule it (cron, systemd timer);
+    the server also does it by itself now and then."""
+    from . import review, scoring
+
+    removed = scoring.purge_deleted()
+    unfinished = review.purge_unfinished_imports()
+    click.echo(f"purged {removed} deleted table(s)" + (f" and {unfinished} unfinished import(s)" if unfinished else ""))
 
 
 DEMO_TABLES = [

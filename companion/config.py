@@ -40,11 +40,14 @@ def database_url(instance_path: str) -> str:
 
 
 def from_environment() -> dict:
-    """PUBLIC_URL (the address share links and QR codes use) and TRUSTED_HOSTS (comma-separated
-    host names the server answers to; any other Host header gets 400) from the environment."""
+    """PUBLIC_URL (the address share links and QR codes use), TRUSTED_HOSTS (comma-separated
+    host names the server answers to; any other Host header gets 400) and TRUSTED_PROXIES (how many
+    reverse proxies stand in front; 0, the default, trusts no X-Forwarded-* header) from the environment."""
     out: dict = {}
     if os.environ.get("PUBLIC_URL"):
         out["PUBLIC_URL"] = os.environ["PUBLIC_URL"].strip().rstrip("/")
+    if os.environ.get("TRUSTED_PROXIES", "").strip().isdigit():
+        out["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if os.environ.get("TRUSTED_HOSTS"):
         out["TRUSTED_HOSTS"] = [h.strip() for h in os.environ["TRUSTED_HOSTS"].split(",") if h.strip()]
     return out
@@ -59,6 +62,7 @@ class Defaults:
     HANDS_PER_PAGE = 25
     SESSION_COOKIE_SAMESITE = "Lax"
     MAX_CONTENT_LENGTH = 64 * 1024  # every body: JSON or form (an answer 413 in the usual error shape)
+    IMPORT_MAX_BYTES = 2 * 1024 * 1024  # the largest table file an import takes (refused before it is read)
     PUBLIC_URL = None  # e.g. "https://cards.example.org": share links and QR codes use it
     DUPLICATE_WINDOW_SECONDS = 600  # the same facts again from the same phone within this: ask first
     LIVE_POLL_SECONDS = 3  # how often an open table page asks whether anything changed

@@ -145,13 +145,18 @@ class HandForm(FlaskForm):
     def seat_field(self, prefix: str, seat: int):
         return self._fields.get(f"{prefix}_{seat}")
 
-    def apply_error(self, error: EngineError, message: str) -> None:
-        """Put the engine's message next to the field it names (else at the top of the form)."""
-        field = self._field_for(error.field or "")
-        if field is not None:
-            field.errors = list(field.errors or []) + [message]
-        else:
-            self.form_errors.append(message)
+    def apply_error(self, error: EngineError, message: str, translate=None) -> None:
+        """Put the engine's message next to the field it names (else at the top of the form); with
+        ``translate`` (an engine sentence -> the text shown), every problem the error lists
+        (``error.errors``), each next to its own field."""
+        entries = error.errors if translate is not None else ((error.field, error.code, error.message),)
+        for i, (path, _code, text) in enumerate(entries):
+            shown = message if i == 0 else translate(text)
+            field = self._field_for(path or "")
+            if field is not None:
+                field.errors = list(field.errors or []) + [shown]
+            else:
+                self.form_errors.append(shown)
 
     def _field_for(self, path: str):
         """``losers.<name>.<fact>`` / ``captured.<name>`` -> that seat's field (names may contain dots)."""

@@ -121,13 +121,16 @@ def _set_body_limit() -> None:
     if request.endpoint in HAND_WRITES:
         request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", 8 * 1024))
     elif request.endpoint in ("review.import_table", "api.import_table"):
-        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 32 * 1024 * 1024))
+        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 2 * 1024 * 1024))
 
 
 def _refuse_long_chunked_body() -> None:
-    """A body sent without a length (chunked) is cut at the limit by Werkzeug, which would then
-    read as broken JSON: a body that reaches the limit is refused as too large."""
+    """A body that announces more than the limit is refused before a byte of it is read. A body
+    sent without a length (chunked) is cut at the limit by Werkzeug, which would then read as
+    broken JSON: a body that reaches the limit is refused as too large."""
     limit = request.max_content_length
+    if limit and request.content_length is not None and request.content_length > limit:
+        raise RequestEntityTooLarge()
     if limit and request.content_length is None and len(request.get_data(cache=True)) >= limit:
         raise RequestEntityTooLarge()
 
@@ -144,6 +147,10 @@ def guard_request() -> None:
     if request.method in ("POST", "PUT", "PATCH", "DELETE"):
         _set_body_limit()
         _refuse_long_chunked_body()
+        if request.path.startswith("/api/") and request.content_length != 0 and not request.is_json \
+                and (request.content_length or request.mimetype):
+            raise InputRejected(415, "unsupported_media_type", _(
+                "The API reads JSON only: send the body with Content-Type: application/json."), None)
         if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
             _check_fields(request.form.items(multi=True), "form")
         elif (request.is_json or request.path.startswith("/api/")) and request.content_length != 0:

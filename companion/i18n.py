@@ -90,9 +90,14 @@ def label(text) -> str:
 def number(value) -> str:
     """A number written the language's way ("0,5" in French and Indonesian, "1 234" in French):
     every number on a page, in a sentence or in a table, goes through here or ``format_money``."""
+    from decimal import InvalidOperation
+
     from babel.numbers import format_decimal
 
-    return format_decimal(value, format="#,##0.####", locale=get_locale() or "en", decimal_quantization=False)
+    try:
+        return format_decimal(value, format="#,##0.####", locale=get_locale() or "en", decimal_quantization=False)
+    except (InvalidOperation, OverflowError, ValueError):  # past the decimal context (a refused 10**40): as typed
+        return str(value)
 
 
 def _param(value):

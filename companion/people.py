@@ -50,7 +50,8 @@ def visible_table_ids(table_ids: Iterable[int]) -> list[int]:
         return []
     linked = select(Player.person_id).where(Player.table_id.in_(own), Player.person_id.is_not(None))
     others = select(Player.table_id).where(Player.person_id.in_(linked))
-    found = db.session.scalars(union(select(Table.id).where(Table.id.in_(own)), others)).all()
+    found = db.session.scalars(select(Table.id).where(  # a deleted table is hidden here too
+        Table.id.in_(union(select(Table.id).where(Table.id.in_(own)), others)), Table.deleted_at.is_(None))).all()
     return sorted(set(found))
 
 
@@ -239,7 +240,7 @@ def person_page(person: Person) -> PersonPage:
                Player.name.label("player"), func.coalesce(totals.c.hands, 0).label("hands"), totals.c.last_at)
         .select_from(Player).join(Table, Table.id == Player.table_id)
         .outerjoin(totals, totals.c.player_id == Player.id)
-        .where(Player.person_id == person.id)
+        .where(Player.person_id == person.id, Table.deleted_at.is_(None))  # a deleted table is hidden
         .order_by(Table.created_at, Table.id)).all()
     sessions: list[Session] = []
     points: dict[str, int] = {}

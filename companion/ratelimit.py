@@ -12,6 +12,7 @@ import time
 
 from flask import current_app, request
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import delete
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -22,9 +23,9 @@ from .models import RateBucket
 DEFAULT_LIMITS = {
     "open_table": (30, 3600),   # tables opened per address per hour
     "write": (600, 600),        # changes to tables and hands per address per 10 minutes
-    "pin": (5, 600),            # PIN attempts at one table per address per 10 minutes
-    "pin_table": (30, 3600),    # PIN attempts at one table, all addresses together, per hour
+    "heavy_read": (120, 600),   # exports, history, score sheet, chart, summaries per address per 10 minutes
 }
+STORAGE_BUDGET_MB = 2048  # default total size of the database past which no table is opened or imported
 
 
 def _insert(dialect: str):
@@ -65,19 +66,112 @@ def check(bucket: str) -> None:
             "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
 
 
-def pin_attempt(public_id: str) -> None:
-    """Count one attempt to join ``public_id`` by PIN; raise 429 past a limit. Always on (it is what
-    keeps a 6-digit PIN from being guessed, not a load guard): 5 tries per address and table in 10
-    minutes, and 30 per table an hour from all addresses together (many addresses cannot guess it
-    either). The address's own limit is checked first, so one noisy address spends only its own."""
-    address = request.remote_addr or "unknown"
-    for bucket, key in (("pin", f"{public_id}:{address}"), ("pin_table", public_id)):
-        limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
-        if hit(bucket, key) > limit:
-            raise InputRejected(429, "pin_limited", _(
-                "Too many PIN attempts at this table: at most %(limit)d in %(minutes)d minutes. Wait a little, or "
-                "scan the record code on a phone that can already record.", limit=limit,
-                minutes=max(1, per // 60)), "pin")
+# --------------------------------------------------------------------------------------------
+# PIN tries: growing delays per (address, table), a table-wide slowdown, never a lockout
+#
+# An address gets PIN_FREE_TRIES wrong tries at a table, then waits before each next try: 5 s,
+# 10 s, 20 s … up to PIN_MAX_DELAY (10 minutes); a right PIN after the wait works and clears its
+# count. When a table has had PIN_TABLE_BUDGET wrong tries within the hour (many addresses
+# guessing), every try there waits PIN_TABLE_SLOW_SECONDS after the table's last wrong one: slower,
+# never closed. A 6-digit PIN then takes years to guess; an honest player waits seconds. The
+# counts live in ``rate_buckets`` (shared by every worker): ``pinwrong:<table>:<address>`` (count,
+# time of the last wrong try), ``pinwrong:<table>`` (count, start of its hour) and ``pinlast:<table>``
+# (time of the table's last wrong try).
+
+PIN_FREE_TRIES = 3
+PIN_FIRST_DELAY = 5
+PIN_MAX_DELAY = 600
+PIN_TABLE_BUDGET = 30
+PIN_TABLE_SLOW_SECONDS = 30
+HOUR = 3600
+
+
+def _setting(name: str) -> int:
+    return int(current_app.config.get(name, globals()[name]))
+
+
+def _read(key: str) -> tuple[int, int] | None:
+    row = db.session.execute(db.select(RateBucket.count, RateBucket.window_start)
+                             .where(RateBucket.key == key[:120])).first()
+    return (int(row[0]), int(row[1])) if row else None
+
+
+def _count_wrong(key: str, now: int, *, keep_start: bool) -> None:
+    """One more wrong try under ``key``; a count older than an hour starts again. ``keep_start``: the
+    row's time is when its count began (else: the time of the latest wrong try)."""
+    with db.engine.begin() as conn:
+        insert = _insert(conn.dialect.name)(RateBucket).values(key=key[:120], window_start=now, count=1)
+        stale = RateBucket.window_start <= now - HOUR
+        conn.execute(insert.on_conflict_do_update(
+            index_elements=[RateBucket.key],
+            set_={"count": db.case((stale, 1), else_=RateBucket.count + 1),
+                  "window_start": db.case((stale, now), else_=RateBucket.window_start) if keep_start else now}))
+
+
+def pin_delay(wrong: int) -> int:
+    """Seconds an address waits after its ``wrong``-th wrong try in a row at a table."""
+    if wrong < _setting("PIN_FREE_TRIES"):
+        return 0
+    return min(_setting("PIN_MAX_DELAY"), _setting("PIN_FIRST_DELAY") * 2 ** (wrong - _setting("PIN_FREE_TRIES")))
+
+
+def _address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _wait(seconds: int, many: bool) -> InputRejected:
+    if many:
+        message = ngettext(
+            "Many wrong PINs were tried at this table in the last hour, so every try waits a little. Try again "
+            "in %(num)d second, or scan the record code on a phone that can already record.",
+            "Many wrong PINs were tried at this table in the last hour, so every try waits a little. Try again "
+            "in %(num)d seconds, or scan the record code on a phone that can already record.", seconds)
+    else:
+        message = ngettext(
+            "That was several wrong PINs in a row. Try again in %(num)d second (check the PIN with a player "
+            "who can record), or scan the record code.",
+            "That was several wrong PINs in a row. Try again in %(num)d seconds (check the PIN with a player "
+            "who can record), or scan the record code.", seconds)
+    return InputRejected(429, "pin_limited", message, "pin")
+
+
+def pin_attempt(public_id: str, now: float | None = None) -> None:
+    """Raise 429 (saying how long to wait) when this address must still wait before its next PIN try
+    at ``public_id``. Always on, whatever RATELIMIT_ENABLED says: it is what keeps a 6-digit PIN from
+    being guessed."""
+    now = int(now if now is not None else time.time())
+    mine = _read(f"pinwrong:{public_id}:{_address()}")
+    if mine and now - mine[1] < HOUR:
+        left = pin_delay(mine[0]) - (now - mine[1])
+        if left > 0:
+            raise _wait(left, False)
+    table = _read(f"pinwrong:{public_id}")
+    if table and now - table[1] < HOUR and table[0] >= _setting("PIN_TABLE_BUDGET"):
+        last = _read(f"pinlast:{public_id}")
+        left = _setting("PIN_TABLE_SLOW_SECONDS") - (now - last[1]) if last else 0
+        if left > 0:
+            raise _wait(left, True)
+
+
+def pin_result(public_id: str, right: bool, now: float | None = None) -> None:
+    """After a PIN was checked: a wrong one counts (for the address and the table); a right one clears
+    the address's count."""
+    now = int(now if now is not None else time.time())
+    key = f"pinwrong:{public_id}:{_address()}"
+    if right:
+        with db.engine.begin() as conn:
+            conn.execute(delete(RateBucket).where(RateBucket.key == key[:120]))
+        return
+    _count_wrong(key, now, keep_start=False)
+    _count_wrong(f"pinwrong:{public_id}", now, keep_start=True)
+    _count_wrong(f"pinlast:{public_id}", now, keep_start=False)
+
+
+def wrong_pin_tries(public_id: str, now: float | None = None) -> int:
+    """Wrong PIN tries at this table in the last hour, from every address (recorders are shown it)."""
+    now = int(now if now is not None else time.time())
+    table = _read(f"pinwrong:{public_id}")
+    return table[0] if table and now - table[1] < HOUR else 0
 
 
 LIMITED = {
@@ -91,12 +185,52 @@ LIMITED = {
 }
 
 
+# Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
+HEAVY_READS = frozenset({"tables.history", "review.sheet", "review.chart", "review.summary", "review.settle",
+                         "review.export_csv", "review.export_json", "api.export_table", "api.table_summary"})
+
+
+def storage_used() -> int:
+    """The database's size in bytes (one cheap query: SQLite's page count, PostgreSQL's own figure)."""
+    with db.engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            return int(conn.exec_driver_sql("SELECT pg_database_size(current_database())").scalar_one())
+        pages = conn.exec_driver_sql("PRAGMA page_count").scalar_one()
+        return int(pages) * int(conn.exec_driver_sql("PRAGMA page_size").scalar_one())
+
+
+def check_storage() -> None:
+    """Raise 507 when the database has grown past ``STORAGE_BUDGET_MB`` (new tables and imports stop;
+    recording at the tables that exist goes on)."""
+    budget = current_app.config.get("STORAGE_BUDGET_MB", STORAGE_BUDGET_MB)
+    if budget is not None and storage_used() > float(budget) * 1024 * 1024:
+        raise InputRejected(507, "storage_full", _(
+            "This server's storage is full (its budget is %(budget)s MB), so no new table can be opened or "
+            "imported. Delete tables you no longer need, or ask whoever runs the server to raise "
+            "STORAGE_BUDGET_MB; nothing was saved.", budget=budget), None)
+
+
 def before_request() -> None:
-    """Count a write to a limited endpoint (reads pass freely)."""
-    bucket = LIMITED.get(request.endpoint or "")
+    """Count a write to a limited endpoint and an expensive read; check the storage budget before a
+    table is opened or imported. Runs before the body is read."""
+    endpoint = request.endpoint or ""
+    bucket = LIMITED.get(endpoint)
     if bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
         check(bucket)
+        if bucket == "open_table":
+            check_storage()
+    elif endpoint in HEAVY_READS and request.method in ("GET", "HEAD"):
+        check("heavy_read")
 
 
 def init_app(app) -> None:
+    """The limits, and (``TRUSTED_PROXIES`` = how many reverse proxies stand in front, off by default)
+    Werkzeug's ProxyFix, so that the client's own address (``X-Forwarded-For``), scheme and host count
+    instead of the proxy's. Never set it without a proxy: anyone could then pick their address."""
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies,
+                                x_prefix=proxies)
     app.before_request(before_request)

@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import importlib
 import io
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from sqlalchemy import JSON, String, and_, case, column, desc, false, func, literal, or_, select, true
+from sqlalchemy import JSON, String, and_, delete, case, column, desc, false, func, literal, or_, select, true
 from sqlalchemy.dialects.postgresql import JSONB
 
-from . import access
+from . import scoring
 from .engine.common import EngineError, N_
-from .scoring import Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
+from .scoring import DEVICE_MAX, Standing, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, Table
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, RateBucket, Table, stake_text
 
 # --------------------------------------------------------------------------------------------
 # Settle up: the fewest money transfers that square everyone
@@ -466,7 +466,7 @@ FORMAT = "card-table-companion/table"
 # 2: each hand carries the stake it was played at, the table when it was archived. A version 1 file
 # (every hand at the table's stake) still imports.
 FORMAT_VERSION = 2
-IMPORT_MAX_BYTES = 32 * 1024 * 1024
+IMPORT_MAX_BYTES = 2 * 1024 * 1024  # the largest table file (config IMPORT_MAX_BYTES)
 _TIME = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
@@ -490,47 +490,115 @@ def _checksum(doc: dict) -> str:
     return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
 
 
+def _in_this_session(table: Table) -> Table:
+    """A streamed answer runs after its view returned, in a new application context (and database
+    session): the table is read again there."""
+    return db.session.get(Table, table.id)
+
+
+def _hands_in_batches(table: Table, batch: int = 500):
+    """(hand, {player id: points}) in hand order, ``batch`` hands per query pair: memory stays bounded
+    whatever the number of hands."""
+    last = 0
+    while True:
+        hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id, Hand.number > last)
+                                        .order_by(Hand.number).limit(batch)))
+        if not hands:
+            return
+        points: dict[int, dict[int, int]] = {h.id: {} for h in hands}
+        for hand_id, player_id, value in db.session.execute(
+                select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
+                .where(HandDelta.hand_id.in_(list(points)))):
+            points[hand_id][player_id] = int(value)
+        for hand in hands:
+            yield hand, points[hand.id]
+        last = hands[-1].number
+        for hand in hands:
+            db.session.expunge(hand)
+
+
+def _events_in_batches(table: Table, batch: int = 1000):
+    last = 0
+    while True:
+        events = list(db.session.scalars(select(HandEvent).where(HandEvent.table_id == table.id, HandEvent.id > last)
+                                         .order_by(HandEvent.id).limit(batch)))
+        if not events:
+            return
+        yield from events
+        last = events[-1].id
+        for event in events:
+            db.session.expunge(event)
+
+
+def _table_part(table: Table) -> dict:
+    return {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
+            "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
+            "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
+            "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
+            "archived_at": _iso(table.archived_at)}
+
+
+def _hand_part(hand: Hand, points: dict[int, int], names: dict[int, str]) -> dict:
+    return {"number": hand.number, "status": hand.status, "facts": hand.facts, "outcome": hand.outcome,
+            "next_dealer": hand.next_dealer, "points": {names[p]: v for p, v in points.items()},
+            "request_id": hand.request_id, "stake": hand.stake_text, "revision": hand.revision,
+            "created_at": _iso(hand.created_at), "updated_at": _iso(hand.updated_at)}
+
+
+def _nested(value, depth: int) -> str:
+    """``value`` as it appears ``depth`` levels deep in :func:`_canonical`'s output (strings in JSON
+    never hold a raw newline, so re-indenting the lines is exact)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, indent=1,
+                      separators=(",", ": ")).replace("\n", "\n" + " " * depth)
+
+
+def export_chunks(table: Table):
+    """The export document as UTF-8 chunks, streamed with bounded memory: the document's keys in
+    sorted order (the bytes :func:`_canonical` gives for it), the checksum added last. The checksum is
+    SHA-256 over the canonical document without it: a check against corruption, not a signature."""
+    table = _in_this_session(table)
+    names = {p.id: p.name for p in table.players}
+    digest = hashlib.sha256()
+    numbers: dict[int, int] = {}
+    for hand_id, number in db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)):
+        numbers[hand_id] = number
+
+    def out(text: str) -> bytes:
+        data = text.encode()
+        digest.update(data)
+        return data
+
+    head = {"table": _table_part(table), "players": [_player_entry(p) for p in table.players]}
+    yield out('{\n "events": [')
+    position: dict[int, int] = {}
+    for i, e in enumerate(_events_in_batches(table)):
+        position[e.id] = i
+        item = {"hand": numbers[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
+                "hand_revision": e.hand_revision,
+                "undoes": position.get(e.undoes_id) if e.undoes_id is not None else None,
+                "device": e.device, "created_at": _iso(e.created_at)}
+        yield out(("," if i else "") + "\n  " + _nested(item, 2))
+    yield out(("\n ]" if position else "]") + f',\n "format": {json.dumps(FORMAT)},\n "format_version": '
+              f'{FORMAT_VERSION},\n "hands": [')
+    count = 0
+    for hand, points in _hands_in_batches(table):
+        yield out(("," if count else "") + "\n  " + _nested(_hand_part(hand, points, names), 2))
+        count += 1
+    yield out(("\n ]" if count else "]") + ',\n "players": ' + _nested(head["players"], 1)
+              + ',\n "table": ' + _nested(head["table"], 1))
+    digest.update(b"\n}")
+    yield f',\n "checksum": "sha256:{digest.hexdigest()}"\n}}\n'.encode()
+
+
 def export_document(table: Table) -> dict:
     """The whole table as one JSON-ready document: table, rules, players, hands (facts, status, points,
-    revisions) and the history of changes. No public id and no edit token: an import gets new ones.
-    Four queries, whatever the number of hands."""
-    names = {p.id: p.name for p in table.players}
-    hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
-    points: dict[int, dict[str, int]] = {h.id: {} for h in hands}
-    for hand_id, player_id, value in db.session.execute(
-            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
-            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
-        points[hand_id][names[player_id]] = int(value)
-    number_of = {h.id: h.number for h in hands}
-    events = list(db.session.scalars(select(HandEvent).where(HandEvent.table_id == table.id)
-                                     .order_by(HandEvent.id)))
-    position = {e.id: i for i, e in enumerate(events)}
-    doc = {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "table": {"game": table.game, "name": table.name, "stake": table.stake_text, "currency": table.currency,
-                  "preset": table.preset, "rules": table.rules, "rules_version": table.rules_version,
-                  "notes": table.notes, "first_dealer": table.first_dealer, "created_at": _iso(table.created_at),
-                  "updated_at": _iso(table.updated_at), "revision": table.revision, "hand_seq": table.hand_seq,
-                  "archived_at": _iso(table.archived_at)},
-        "players": [_player_entry(p) for p in table.players],
-        "hands": [{"number": h.number, "status": h.status, "facts": h.facts, "outcome": h.outcome,
-                   "next_dealer": h.next_dealer, "points": points[h.id], "request_id": h.request_id,
-                   "stake": h.stake_text,
-                   "revision": h.revision, "created_at": _iso(h.created_at), "updated_at": _iso(h.updated_at)}
-                  for h in hands],
-        "events": [{"hand": number_of[e.hand_id], "kind": e.kind, "before": e.before, "after": e.after,
-                    "hand_revision": e.hand_revision,
-                    "undoes": position.get(e.undoes_id) if e.undoes_id is not None else None,
-                    "device": e.device, "created_at": _iso(e.created_at)} for e in events],
-    }
-    doc["checksum"] = _checksum(doc)
-    return doc
+    revisions) and the history of changes. No public id and no edit token: an import gets new ones."""
+    return json.loads(b"".join(export_chunks(table)))
 
 
 def export_json(table: Table) -> bytes:
-    """The export document as UTF-8 JSON (keys sorted: the same table always gives the same bytes)."""
-    return _canonical(export_document(table)) + b"\n"
+    """The export document as UTF-8 JSON (the same table always gives the same bytes)."""
+    return b"".join(export_chunks(table))
 
 
 # CSV -------------------------------------------------------------------------------------------
@@ -573,31 +641,76 @@ def _player_facts(table: Table, hand: Hand, name: str) -> list:
     return out
 
 
-def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A text cell a spreadsheet never runs as a formula (OWASP CSV injection): a cell starting with
+    = + - @, a tab or a carriage return gets a leading apostrophe. Numbers are written as numbers."""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def export_csv_chunks(table: Table, *, labels: dict, translate=str):
     """One row per hand and player: hand, status, player, points, money, what the facts say about
-    the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names."""
-    doc_hands = list(db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)))
-    names = {p.id: p.name for p in table.players}
-    points: dict[int, dict[int, int]] = {h.id: {} for h in doc_hands}
-    for hand_id, player_id, value in db.session.execute(
-            select(HandDelta.hand_id, HandDelta.player_id, HandDelta.points)
-            .join(Hand, Hand.id == HandDelta.hand_id).where(Hand.table_id == table.id)):
-        points[hand_id][player_id] = int(value)
+    the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names. Streamed, a few
+    hundred hands at a time (memory stays bounded); every text cell through :func:`csv_text`."""
+    table = _in_this_session(table)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     money = labels["money"] + (f" ({table.currency})" if table.currency else "")
-    writer.writerow([labels["hand"], labels["status"], labels["player"], labels["points"], money, labels["facts"]])
-    for hand in doc_hands:
-        for player in table.players:
-            value = points[hand.id].get(player.id, 0)
+    buffer.write("\ufeff")
+    writer.writerow([csv_text(x) for x in (labels["hand"], labels["status"], labels["player"], labels["points"],
+                                           money, labels["facts"])])
+    yield buffer.getvalue().encode("utf-8")  # the first bytes go out before any hand is read
+    buffer.seek(0)
+    buffer.truncate()
+    players = list(table.players)
+    words: dict[str, str] = {}  # a few hundred distinct phrases on any table: each translated once
+
+    def translate_once(phrase) -> str:
+        key = str(phrase)
+        if key not in words:
+            words[key] = translate(phrase)
+        return words[key]
+
+    for hand, points in _hands_in_batches(table):
+        for player in players:
+            value = points.get(player.id, 0)
             amount = hand.stake * value
-            writer.writerow([hand.number, labels[hand.status], names[player.id], value,
+            writer.writerow([hand.number, csv_text(labels[hand.status]), csv_text(player.name), value,
                              format(amount.normalize() if amount else Decimal(0), "f"),
-                             "; ".join(translate(x) for x in _player_facts(table, hand, player.name))])
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+                             csv_text("; ".join(translate_once(x) for x in _player_facts(table, hand, player.name)))])
+        if buffer.tell() >= 32 * 1024:  # about 32 KiB a chunk
+            yield buffer.getvalue().encode("utf-8")
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue().encode("utf-8")
+
+
+def export_csv(table: Table, *, labels: dict, translate=str) -> bytes:
+    """The whole CSV at once (tests and the CLI); the pages stream :func:`export_csv_chunks`."""
+    return b"".join(export_csv_chunks(table, labels=labels, translate=translate))
 
 
 # Import ----------------------------------------------------------------------------------------
+#
+# An import is a replay. The file is read (size-capped by the view before the body is read, every
+# string through the same text checks as the forms), the table is opened with scoring.create_table
+# (the forms' limits on names, currency, notes, the engine's rules) and every hand is recorded
+# through scoring.record_hand_once, the path of a new hand: the engine validates the facts and
+# settles them; points and outcome are never read from the file. A hand whose points in the file
+# differ from the engine's refuses the whole file, naming the hand. The file's history of changes
+# cannot be checked (its before/after versions are claims), so it is not replayed: each hand's
+# history starts with its "recorded" event (device "import"), followed, when the file had more, by
+# one note holding the file's history of that hand as plain, size-capped text. The checksum is a
+# corruption check (an unkeyed SHA-256 anyone can recompute), not a signature.
+#
+# Until the import answers, nobody knows the new table's id; when any hand is refused, the table
+# and everything recorded for it are removed before the refusal is answered.
+
+IMPORT_DEVICE = "import"
+IMPORTED_HISTORY_MAX = 600  # characters of the file's history kept per hand, as inert text
+IMPORTED_EVENTS_MAX = 20    # events of the file's history listed per hand
 
 _DAMAGED = N_("This file is damaged or incomplete ({where}); nothing was imported.")
 
@@ -611,6 +724,29 @@ def _need(ok: bool, where: str) -> None:
         raise _damaged(where)
 
 
+def _text_problem(value: str) -> bool:
+    """NUL, lone surrogates and control characters (tab and newlines aside) are never stored."""
+    return any((ord(ch) < 32 and ch not in "\t\n\r") or 0x7F <= ord(ch) < 0xA0 or 0xD800 <= ord(ch) <= 0xDFFF
+               for ch in value)
+
+
+def _check_strings(value, where: str, depth: int = 0) -> None:
+    """Every string (and key) in the document is readable text; nesting is bounded."""
+    _need(depth <= 32, where or "document")
+    if isinstance(value, str):
+        _need(not _text_problem(value), where or "document")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            _need(not _text_problem(str(key)), where or "document")
+            _check_strings(item, path[:200], depth + 1)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_strings(item, f"{where}.{i}" if where else str(i), depth + 1)
+    elif isinstance(value, float):
+        _need(value == value and abs(value) != float("inf"), where or "document")
+
+
 def _text_field(value, where: str, maximum: int, *, optional: bool = False, empty: bool = True) -> str | None:
     if value is None and optional:
         return None
@@ -618,19 +754,13 @@ def _text_field(value, where: str, maximum: int, *, optional: bool = False, empt
     return value
 
 
-def _int_field(value, where: str, low: int = 0) -> int:
-    _need(isinstance(value, int) and not isinstance(value, bool) and low <= value < 2**31, where)
-    return value
-
-
 def _stake_field(value, where: str) -> str:
-    """A stake as exported: exact decimal text, finite and not negative."""
-    text = _text_field(value, where, 32)
+    """A stake as exported: the engine's stake parser decides (points only, 0, is allowed)."""
+    _need(isinstance(value, str) and len(value) <= 32, where)
     try:
-        _need(Decimal(text).is_finite() and Decimal(text) >= 0, where)
-    except ArithmeticError:
+        return stake_text(scoring.parse_stake(value))
+    except EngineError:
         raise _damaged(where) from None
-    return text
 
 
 def _time_field(value, where: str) -> datetime:
@@ -649,8 +779,8 @@ def _read_document(data: bytes | str) -> dict:
             raise ImportRefused(N_("This file is not a table exported from Card Table Companion (it is not "
                                    "text); nothing was imported."), code="foreign") from None
     try:
-        doc = json.loads(data)
-    except (ValueError, RecursionError):
+        doc = json.loads(data, parse_constant=_no_constant, parse_float=Decimal)
+    except (ValueError, RecursionError, ArithmeticError):
         raise ImportRefused(N_("This file is damaged: it is not complete JSON. Export the table again; "
                                "nothing was imported."), code="damaged") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -663,42 +793,28 @@ def _read_document(data: bytes | str) -> dict:
         raise ImportRefused(N_("This file was written by a newer version of the app (format {version}); this "
                                "server reads up to format {supported}. Update the app first; nothing was "
                                "imported.", version=version, supported=FORMAT_VERSION), code="newer_version")
+    _check_strings(doc, "")
+    if any(isinstance(x, Decimal) for x in _leaves(doc)):
+        raise _damaged("document")  # an export holds whole numbers only
     if doc.get("checksum") != _checksum(doc):
         raise ImportRefused(N_("This file is damaged: its contents changed after it was exported (the "
                                "checksum does not match); nothing was imported."), code="damaged")
     return doc
 
 
-def _import_table(doc: dict) -> Table:
-    t = doc.get("table")
-    _need(isinstance(t, dict), "table")
-    game = t.get("game")
-    if game not in ("gandengyan", "dagong"):
-        raise ImportRefused(N_("This file is for a game this server does not know ('{game}'); nothing was "
-                               "imported.", game=game), code="foreign")
-    rules = t.get("rules")
-    _need(isinstance(rules, dict), "table.rules")
-    try:
-        importlib.import_module(f"companion.engine.{game}").rules_from_dict(dict(rules))
-    except Exception:  # any refusal by the engine: this server cannot play by these rules
-        raise ImportRefused(N_("This file's house rules are not known to this server; nothing was imported."),
-                            code="unknown_rules") from None
-    stake = _stake_field(t.get("stake"), "table.stake")
-    table = Table(game=game, name=_text_field(t.get("name"), "table.name", 80, empty=False),
-                  currency=_text_field(t.get("currency"), "table.currency", 12),
-                  preset=_text_field(t.get("preset"), "table.preset", 32, optional=True), rules=rules,
-                  rules_version=_int_field(t.get("rules_version"), "table.rules_version", 1),
-                  notes=_text_field(t.get("notes"), "table.notes", 10_000),
-                  first_dealer=_text_field(t.get("first_dealer"), "table.first_dealer", 40, optional=True),
-                  created_at=_time_field(t.get("created_at"), "table.created_at"),
-                  updated_at=_time_field(t.get("updated_at"), "table.updated_at"),
-                  revision=_int_field(t.get("revision"), "table.revision", 1),
-                  hand_seq=_int_field(t.get("hand_seq"), "table.hand_seq"),
-                  archived_at=(_time_field(t["archived_at"], "table.archived_at")
-                               if t.get("archived_at") is not None else None))
-    table.stake_text = stake
-    access.issue_token(table)  # a new id and edit token (version 1): the file carries neither
-    return table
+def _no_constant(name: str):
+    raise ValueError(name)
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    else:
+        yield value
 
 
 def _player_entry(player: Player) -> dict:
@@ -708,94 +824,148 @@ def _player_entry(player: Player) -> dict:
     return {"seat": None, "name": player.name, "former_seat": player.former_seat}
 
 
-LEFT_SEAT_BASE = 10**9  # an imported player who left holds seat −(this + n): unique, clear of −id
+class _Plan(NamedTuple):
+    """What the file asks for, checked for shape: the table's arguments and the hands in order."""
+    table: dict
+    stake: str
+    archived: bool
+    hands: list
+    history: dict
+    seated: list = []  # the players seated at the end, in seat order
+    left: dict = {}  # {name: former seat} of the players who left (issue 21)
 
 
-def _import_players(doc: dict, table: Table) -> list[str]:
-    """The seated players' names in seat order (then those who left, seat None, are added too)."""
-    players = doc.get("players")
-    _need(isinstance(players, list) and 2 <= len(players) <= 200, "players")
-    seated = [p for p in players if not (isinstance(p, dict) and p.get("seat") is None)]
-    _need(2 <= len(seated) <= 6, "players")
-    names, rows = [], []
+def _plan_players(players) -> tuple[list, dict]:
+    """(seated names in seat order, {name: former seat} of those who left): the seated first, with
+    seats 0…n−1, then those who left (seat null)."""
+    _need(isinstance(players, list) and len(players) <= 64, "players")
+    seated = [p for p in players if not (isinstance(p, dict) and "seat" in p and p["seat"] is None)]
+    _need(len(seated) <= 8, "players")
+    names, left = [], {}
     for i, p in enumerate(players):
         gone = i >= len(seated)
         _need(isinstance(p, dict) and p.get("seat") == (None if gone else i), f"players.{i}")
         name = _text_field(p.get("name"), f"players.{i}.name", 40, empty=False)
-        names.append(name)
         if gone:
             former = p.get("former_seat")
-            _need(former is None or (isinstance(former, int) and not isinstance(former, bool) and 0 <= former < 6),
+            _need(former is None or (isinstance(former, int) and not isinstance(former, bool) and 0 <= former < 8),
                   f"players.{i}.former_seat")
-            rows.append(Player(seat=-(LEFT_SEAT_BASE + i), name=name, former_seat=former))
+            left[name] = former
         else:
-            rows.append(Player(seat=i, name=name))
-    _need(len(set(names)) == len(names), "players")
-    if table.first_dealer is not None:
-        _need(table.first_dealer in names, "table.first_dealer")
-    table.players = rows
-    return names[:len(seated)]
+            names.append(name)
+    return names, left
 
 
-def _import_hands(doc: dict, table: Table, names: list[str]) -> dict[int, Hand]:
+def _replay_players(table: Table, names, number: int) -> None:
+    """Seat ``names`` (a hand's players, or the players at the end) before replaying on."""
+    if not isinstance(names, list) or names == table.player_names:
+        return
+    try:
+        scoring.change_players(table, names, device=IMPORT_DEVICE)
+    except EngineError as error:
+        raise _refused_hand(number, error) from None
+
+
+def _plan(doc: dict) -> _Plan:
+    t = doc.get("table")
+    _need(isinstance(t, dict), "table")
+    game = t.get("game")
+    if game not in ("gandengyan", "dagong"):
+        raise ImportRefused(N_("This file is for a game this server does not know ('{game}'); nothing was "
+                               "imported.", game=str(game)[:40]), code="foreign")
+    rules = t.get("rules")
+    _need(isinstance(rules, dict), "table.rules")
+    names, left = _plan_players(doc.get("players"))
+    stake = _stake_field(t.get("stake"), "table.stake")
     hands = doc.get("hands")
     _need(isinstance(hands, list), "hands")
-    by_number: dict[int, Hand] = {}
-    requests = set()
-    player_of = {p.name: p for p in table.players}  # everyone who played, also those who left
+    planned = []
     for i, h in enumerate(hands):
         where = f"hands.{i}"
         _need(isinstance(h, dict), where)
-        number = _int_field(h.get("number"), f"{where}.number", 1)
-        _need(number not in by_number and number <= table.hand_seq, f"{where}.number")
+        _need(h.get("number") == i + 1 and not isinstance(h.get("number"), bool), f"{where}.number")
         _need(h.get("status") in (ACTIVE, VOID), f"{where}.status")
-        hand_names = h.get("facts", {}).get("players") if isinstance(h.get("facts"), dict) else None
-        _need(isinstance(hand_names, list) and len(set(map(str, hand_names))) == len(hand_names)
-              and all(isinstance(n, str) and n in player_of for n in hand_names), f"{where}.facts")
-        _need(isinstance(h.get("outcome"), dict), f"{where}.outcome")
+        _need(isinstance(h.get("facts"), dict), f"{where}.facts")
         points = h.get("points")
-        _need(isinstance(points, dict) and sorted(points) == sorted(hand_names), f"{where}.points")
-        for name in hand_names:
-            _need(isinstance(points[name], int) and not isinstance(points[name], bool)
-                  and -2**63 <= points[name] < 2**63, f"{where}.points")
-        _need(sum(points.values()) == 0, f"{where}.points")
-        request_id = _text_field(h.get("request_id"), f"{where}.request_id", 64, empty=False)
-        _need(request_id not in requests, f"{where}.request_id")
-        requests.add(request_id)
-        hand = Hand(number=number, status=h["status"], facts=h["facts"], outcome=h["outcome"],
-                    next_dealer=_text_field(h.get("next_dealer"), f"{where}.next_dealer", 40, optional=True),
-                    request_id=request_id, revision=_int_field(h.get("revision"), f"{where}.revision", 1),
-                    stake_text=(_stake_field(h["stake"], f"{where}.stake") if "stake" in h else table.stake_text),
-                    created_at=_time_field(h.get("created_at"), f"{where}.created_at"),
-                    updated_at=_time_field(h.get("updated_at"), f"{where}.updated_at"))
-        hand.table = table
-        hand.deltas = [HandDelta(player=player_of[name], points=points[name]) for name in hand_names]
-        by_number[number] = hand
-    return by_number
+        _need(isinstance(points, dict) and all(isinstance(v, int) and not isinstance(v, bool)
+                                               for v in points.values()), f"{where}.points")
+        planned.append({"number": i + 1, "status": h["status"], "facts": h["facts"], "points": points,
+                        "stake": _stake_field(h["stake"], f"{where}.stake") if "stake" in h else stake})
+    events = doc.get("events")
+    _need(isinstance(events, list), "events")
+    history: dict[int, list[str]] = {}
+    for i, e in enumerate(events):
+        where = f"events.{i}"
+        _need(isinstance(e, dict) and e.get("hand") in range(1, len(planned) + 1)
+              and not isinstance(e.get("hand"), bool) and e.get("kind") in _EVENT_KINDS, where)
+        when = _time_field(e.get("created_at"), f"{where}.created_at")
+        device = e.get("device") if isinstance(e.get("device"), str) else ""
+        device = " ".join(device.split())[:DEVICE_MAX]
+        line = f"{when:%Y-%m-%d %H:%M} UTC {e['kind']}" + (f" ({device})" if device else "")
+        history.setdefault(e["hand"], []).append(line)
+    archived = t.get("archived_at") is not None
+    if archived:
+        _time_field(t["archived_at"], "table.archived_at")
+    first = planned[0]["facts"].get("players") if planned else None  # who sat at the first hand
+    table = {"game": game, "name": t.get("name"), "players": first if isinstance(first, list) else names,
+             "currency": t.get("currency") or "", "preset": t.get("preset"), "rules": rules,
+             "notes": t.get("notes") or "", "first_dealer": t.get("first_dealer")}
+    return _Plan(table, stake, archived, planned, history, names, left)
 
 
 _EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
 
 
-def _import_events(doc: dict, hands: dict[int, Hand]) -> list[tuple[HandEvent, int | None]]:
-    events = doc.get("events")
-    _need(isinstance(events, list), "events")
-    out = []
-    for i, e in enumerate(events):
-        where = f"events.{i}"
-        _need(isinstance(e, dict) and e.get("hand") in hands and e.get("kind") in _EVENT_KINDS, where)
-        for key in ("before", "after"):
-            _need(e.get(key) is None or isinstance(e.get(key), dict), f"{where}.{key}")
-        undoes = e.get("undoes")
-        _need(undoes is None or (isinstance(undoes, int) and not isinstance(undoes, bool) and 0 <= undoes < i),
-              f"{where}.undoes")
-        event = HandEvent(kind=e["kind"], before=e.get("before"), after=e.get("after"),
-                          hand_revision=_int_field(e.get("hand_revision"), f"{where}.hand_revision", 1),
-                          device=_text_field(e.get("device"), f"{where}.device", 60),
-                          created_at=_time_field(e.get("created_at"), f"{where}.created_at"))
-        event.hand = hands[e["hand"]]
-        out.append((event, undoes))
-    return out
+def _refused_hand(number: int, error: EngineError) -> ImportRefused:
+    return ImportRefused(N_("Hand {number} in this file cannot be recorded: {reason} Nothing was imported.",
+                            number=number, reason=error.message), code="bad_hand", field=f"hands.{number - 1}")
+
+
+def _replay_hand(table: Table, planned: dict) -> None:
+    number = planned["number"]
+    if planned["stake"] != table.stake_text:
+        scoring.update_table(table, stake=planned["stake"])
+    try:
+        hand, new = scoring.record_hand_once(table, planned["facts"], request_id=f"import-{number}",
+                                             device=IMPORT_DEVICE)
+    except EngineError as error:
+        raise _refused_hand(number, error) from None
+    _need(new and hand.number == number, f"hands.{number - 1}.number")
+    names = {p.id: p.name for p in table.players}
+    settled = {names[d.player_id]: int(d.points) for d in hand.deltas}
+    if {k: v for k, v in planned["points"].items() if v} != {k: v for k, v in settled.items() if v}:
+        raise ImportRefused(N_("Hand {number}: the points in this file are not what the rules give for its "
+                               "facts ({points}); nothing was imported.", number=number,
+                               points=", ".join(f"{n} {v:+d}" for n, v in settled.items())),
+                            code="points_differ", field=f"hands.{number - 1}.points")
+    if planned["status"] == VOID:
+        scoring.void_hand(table, number, revision=hand.revision, device=IMPORT_DEVICE)
+
+
+def _keep_former_seats(table: Table, left: dict) -> None:
+    """The seat each player who left had left, as the file says (the replay may have seen them leave
+    from another seat, when they changed seats and left between the same two hands)."""
+    changed = [p for p in table.players if not p.seated and p.name in left and p.former_seat != left[p.name]]
+    if changed:
+        scoring.lock_table(table)
+        for player in changed:
+            player.former_seat = left[player.name]
+        scoring.commit()
+
+
+def _keep_history(table: Table, history: dict[int, list[str]]) -> None:
+    """The file's own history of each hand, as one note of plain text (when it says more than "recorded")."""
+    notes = {n: lines for n, lines in history.items() if len(lines) > 1}
+    if not notes:
+        return
+    scoring.lock_table(table)
+    hands = dict(db.session.execute(select(Hand.number, Hand.id).where(Hand.table_id == table.id)).all())
+    for number, lines in notes.items():
+        text = "; ".join(lines[:IMPORTED_EVENTS_MAX]) + ("; …" if len(lines) > IMPORTED_EVENTS_MAX else "")
+        db.session.add(HandEvent(table_id=table.id, hand_id=hands[number], kind=scoring.NOTE, before=None,
+                                 after={"imported": text[:IMPORTED_HISTORY_MAX]}, hand_revision=1,
+                                 device=IMPORT_DEVICE))
+    scoring.commit()
 
 
 def copy_name(name: str, mark: str, limit: int = 80) -> str:
@@ -805,32 +975,58 @@ def copy_name(name: str, mark: str, limit: int = 80) -> str:
 
 
 def import_json(data: bytes | str, mark: str | None = None) -> Table:
-    """Recreate an exported table, exactly (same hands, facts, points, revisions and history), under a
-    new public id and edit token. Everything is checked first and stored in ONE transaction: a damaged,
-    foreign or newer-version file raises :class:`ImportRefused` and changes nothing. ``mark`` (such as
+    """Recreate an exported table under a new public id and edit token by replaying it: the table is
+    opened and every hand recorded as a new hand is (the engine validates and settles each; a hand
+    whose points in the file differ is refused by number). A damaged, foreign, newer-version or
+    forged file raises :class:`ImportRefused` and leaves nothing stored. ``mark`` (such as
     "imported 1 Dec", in the face's language) is added to the copy's name so that no list shows the
     copy exactly like its original."""
-    doc = _read_document(data)
-    table = _import_table(doc)
-    if mark:
-        table.name = copy_name(table.name, mark)
-    names = _import_players(doc, table)
-    hands = _import_hands(doc, table, names)
-    events = _import_events(doc, hands)
+    plan = _plan(_read_document(data))
+    if mark and isinstance(plan.table["name"], str):
+        plan.table["name"] = copy_name(plan.table["name"], mark)
     try:
-        db.session.add(table)
-        db.session.add_all(sorted(hands.values(), key=lambda h: h.number))
-        db.session.flush()
-        for event, _undoes in events:
-            event.table_id = table.id
-            event.hand_id = event.hand.id
-            db.session.add(event)
-        db.session.flush()
-        for event, undoes in events:
-            if undoes is not None:
-                event.undoes_id = events[undoes][0].id
-        db.session.commit()
-    except Exception:
+        table = scoring.create_table(stake=plan.hands[0]["stake"] if plan.hands else plan.stake, **plan.table)
+    except EngineError as error:
+        raise ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
+                               reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip(".")
+                            ) from None
+    marker = f"{IMPORTING}{table.id}"  # if this worker dies mid-replay, purge_unfinished_imports cleans up
+    db.session.add(RateBucket(key=marker, window_start=int(time.time()), count=1))
+    db.session.commit()
+    try:
+        for planned in plan.hands:
+            _replay_players(table, planned["facts"].get("players"), planned["number"])  # players came and went
+            _replay_hand(table, planned)
+        _replay_players(table, plan.seated, len(plan.hands))
+        _keep_former_seats(table, plan.left)
+        if plan.stake != table.stake_text:
+            scoring.update_table(table, stake=plan.stake)
+        _keep_history(table, plan.history)
+        if plan.archived:
+            scoring.archive_table(table)
+    except BaseException:
         db.session.rollback()
+        scoring.remove_tables([table.id])
         raise
+    finally:
+        db.session.execute(delete(RateBucket).where(RateBucket.key == marker))
+        db.session.commit()
     return table
+
+
+IMPORTING = "importing:"
+UNFINISHED_IMPORT_SECONDS = 3600
+
+
+def purge_unfinished_imports(now: float | None = None) -> int:
+    """Remove the tables of imports that never finished (their worker was killed mid-replay: nobody
+    ever got their id) an hour after they began. Returns how many."""
+    cutoff = int(now if now is not None else time.time()) - UNFINISHED_IMPORT_SECONDS
+    keys = list(db.session.scalars(select(RateBucket.key).where(RateBucket.key.like(IMPORTING + "%"),
+                                                                RateBucket.window_start < cutoff)))
+    ids = [int(k[len(IMPORTING):]) for k in keys if k[len(IMPORTING):].isdigit()]
+    scoring.remove_tables(ids)
+    if keys:
+        db.session.execute(delete(RateBucket).where(RateBucket.key.in_(keys)))
+        db.session.commit()
+    return len(ids)

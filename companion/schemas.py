@@ -44,6 +44,9 @@ ERROR_CODES = {
     "bad_json": _l("The body is not valid JSON (or nests too deeply, or is not UTF-8)."),
     "not_an_object": _l("The body is JSON but not an object."),
     "request_entity_too_large": _l("The body is too large: at most 64 KiB, and 8 KiB to change a hand (HTTP 413)."),
+    "unsupported_media_type": _l("A body sent without Content-Type: application/json (HTTP 415)."),
+    "rate_limited": _l("Too many requests from this address for a while (HTTP 429); wait and try again."),
+    "storage_full": _l("The server's storage budget is used up: no new table or import (HTTP 507)."),
     "unknown_field": _l("A field the request does not take; \"field\" names it."),
     "unreadable": _l("A value the engine could not read (a bug to report); nothing was saved."),
     # one value
@@ -83,10 +86,17 @@ ERROR_CODES = {
     "stale_revision": _l("The hand changed since it was read (HTTP 409, with both versions)."),
     "hand_recorded_meanwhile": _l("Another hand was recorded first (HTTP 409, with both versions)."),
     "nothing_to_undo": _l("The table has no change left to undo (HTTP 409)."),
+    # import
+    "damaged": _l("The file is damaged, incomplete or changed after export; the message names the place."),
+    "foreign": _l("The file is not a table exported from this app (or is for an unknown game)."),
+    "newer_version": _l("The file was written by a newer version of the app."),
+    "bad_hand": _l("A hand in the file that the engine refuses; the message names the hand."),
+    "points_differ": _l("A hand whose points in the file are not the engine's settlement of its facts."),
     # HTTP
     "not_found": _l("No such address (HTTP 404)."),
     "method_not_allowed": _l("The address does not take this method (HTTP 405)."),
     "server_error": _l("A fault of ours (HTTP 500); never expected."),
+    "unavailable": _l("The database cannot be reached just now (HTTP 503, with Retry-After): it is not known whether a change was saved; retrying with the same request_id is safe."),
 }
 
 
@@ -866,6 +876,9 @@ class AnswerItem(Answer):
     kind = _str(metadata={"description": "The kind of answer: \"follow\", \"two\", \"510k\", \"pure_510k\", "
                                          "\"bomb_<cards>\", …"})
     reading = fields.Nested(ReadingAnswer, required=True)
+    declare = _nullable_str(metadata={"description": "The play_as to declare so that the cards are read as "
+                                                     "this answer (a joker's other reading); null when "
+                                                     "they are read so without one."})
 
 
 class AnswerReading(Answer):

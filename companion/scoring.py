@@ -12,6 +12,7 @@ so hand numbers, request ids and revisions are checked against committed data.
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 from datetime import timedelta, timezone
 from decimal import Decimal
@@ -19,14 +20,14 @@ from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import delete as sa_delete
 from sqlalchemy import desc, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from . import access
 from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Player, PlayerChange, Table, stake_text, utcnow
+from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, Person, Player, PlayerChange, Table, stake_text, utcnow
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -545,22 +546,33 @@ def purge_deleted(now=None) -> int:
     cutoff = (now or utcnow()) - timedelta(seconds=DELETE_UNDO_SECONDS)
     ids = list(db.session.scalars(select(Table.id).where(Table.deleted_at.is_not(None),
                                                          Table.deleted_at <= cutoff)))
+    remove_tables(ids)
+    return len(ids)
+
+
+def remove_tables(ids: list[int]) -> None:
+    """Remove these tables for good with everything they hold (a few set-based statements), and the
+    people no other table's player is linked to any more (no orphans)."""
     if not ids:
-        return 0
+        return
     try:
         hands = select(Hand.id).where(Hand.table_id.in_(ids))
         db.session.execute(sa_delete(HandEvent).where(HandEvent.table_id.in_(ids)))
         db.session.execute(sa_delete(HandDelta).where(HandDelta.hand_id.in_(hands)))
         db.session.execute(sa_delete(Hand).where(Hand.table_id.in_(ids)))
+        people = set(db.session.scalars(select(Player.person_id).where(Player.table_id.in_(ids),
+                                                                         Player.person_id.is_not(None))))
         db.session.execute(sa_delete(Player).where(Player.table_id.in_(ids)))
         db.session.execute(sa_delete(PlayerChange).where(PlayerChange.table_id.in_(ids)))
         db.session.execute(sa_delete(Table).where(Table.id.in_(ids)))
+        if people:  # people linked only at these tables would be left with no table at all
+            still = select(Player.person_id).where(Player.person_id.in_(people))
+            db.session.execute(sa_delete(Person).where(Person.id.in_(people), Person.id.not_in(still)))
         _commit()
     except Exception:
         db.session.rollback()
         raise
     db.session.expire_all()
-    return len(ids)
 
 
 def check_edit_token(table: Table, token: Any) -> bool:
@@ -577,9 +589,25 @@ def _commit() -> None:
 commit = _commit  # for the other services (companion/people.py): the same bookkeeping
 
 
+PURGE_EVERY_SECONDS = 60
+_last_purge = [0.0]
+
+
 def start_request() -> None:
-    """Run before each request: nothing saved yet (the session may outlive one request in tests)."""
+    """Run before each request: nothing saved yet (the session may outlive one request in tests).
+    About once a minute per worker, a request first purges the tables whose undo window has passed
+    (one indexed query when there is nothing to purge)."""
     db.session.info.pop("saved", None)
+    now = time.monotonic()
+    if now - _last_purge[0] >= PURGE_EVERY_SECONDS:
+        _last_purge[0] = now
+        try:
+            from . import review  # its import replay may leave a table behind when its worker is killed
+
+            purge_deleted()
+            review.purge_unfinished_imports()
+        except SQLAlchemyError:  # housekeeping never fails a request (e.g. a database not migrated yet)
+            db.session.rollback()
 
 
 def saved_in_this_request() -> bool:
@@ -825,8 +853,10 @@ def next_undo(table: Table) -> HandEvent | PlayerChange | None:
     return change if change is not None else event
 
 
-def undo_last(table: Table, *, device=None) -> HandEvent | None:
+def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent | None:
     """Undo the table's latest change that is not yet undone (repeat to go further back).
+    ``expected``: the id of the event the phone's undo button named; when another change came
+    in between (an undo sent late from a phone's outbox, or sent twice), nothing is undone.
 
     Undoing a create voids the hand (nothing is ever deleted); an edit goes back to the facts
     before it (re-settled by the engine); a void restores; a restore voids. Returns the new
@@ -835,10 +865,19 @@ def undo_last(table: Table, *, device=None) -> HandEvent | None:
     """
     change = _players_undo_target(table, db.session.scalar(_undo_target(table)))
     if change is not None:
+        if expected is not None and str(expected) != f"players-{change.id}":  # the button named another change
+            raise ScoringError(N_("The table changed since this undo was offered (another change came in "
+                                  "between); nothing was undone. Look at the table and undo again if needed."),
+                               code="undo_moved", field="undo")
         return undo_players_change(table, change, device=device)
     try:
         _lock(table)
         event = db.session.scalar(_undo_target(table))
+        if expected is not None and (event is None or str(event.id) != str(expected)):
+            db.session.rollback()
+            raise ScoringError(N_("The table changed since this undo was offered (another change came in "
+                                  "between); nothing was undone. Look at the table and undo again if needed."),
+                               code="undo_moved", field="undo")
         if event is None:
             db.session.rollback()
             return None
@@ -961,20 +1000,25 @@ def current_dealer(table: Table) -> str | None:
     return seated_successor(table, name or table.first_dealer)
 
 
-def history(table: Table, hand: Hand | None = None, limit: int | None = None) -> list[HandEvent]:
-    """Events newest first, for the whole table or one hand."""
+def history(table: Table, hand: Hand | None = None, limit: int | None = None, offset: int = 0) -> list[HandEvent]:
+    """Events newest first, for the whole table or one hand (``limit`` and ``offset``: one page)."""
     query = select(HandEvent).where(HandEvent.table_id == table.id)
     if hand is not None:
         query = query.where(HandEvent.hand_id == hand.id)
     query = query.order_by(desc(HandEvent.id))
     if limit:
         query = query.limit(limit)
+    if offset:
+        query = query.offset(offset)
     return list(db.session.scalars(query))
 
 
-def hand_numbers(table: Table) -> dict[int, int]:
-    """{hand id: hand number} for every hand of the table (the history page names hands by number)."""
-    return dict(db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)).all())
+def hand_numbers(table: Table, hand_ids: Iterable[int] | None = None) -> dict[int, int]:
+    """{hand id: hand number} for the table's hands (only ``hand_ids`` when given: one page's)."""
+    query = select(Hand.id, Hand.number).where(Hand.table_id == table.id)
+    if hand_ids is not None:
+        query = query.where(Hand.id.in_(list(set(hand_ids))))
+    return dict(db.session.execute(query).all())
 
 
 def undone_event(event: HandEvent) -> HandEvent | None:
@@ -1009,6 +1053,13 @@ def export_document(table: Table) -> dict:
     from . import review
 
     return review.export_document(table)
+
+
+def export_chunks(table: Table):
+    """The export document as streamed UTF-8 chunks (bounded memory)."""
+    from . import review
+
+    return review.export_chunks(table)
 
 
 def import_document(data: bytes | str) -> Table:

@@ -6,6 +6,7 @@
 * ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` (for browsers that ignore
   ``frame-ancestors``), ``Referrer-Policy: no-referrer`` (a table's address never leaks to
   another site through a link).
+* ``Permissions-Policy``: no camera, microphone, location, payment, USB or motion sensors.
 * ``Strict-Transport-Security`` only when the request came over HTTPS (plain HTTP on the local
   network must keep working); the session cookie is ``Secure`` then too.
 * ``Cache-Control: no-store`` on every response a view did not give its own caching rule, so no
@@ -36,6 +37,9 @@ STATIC_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
+    # no page needs a camera, microphone, location, payment or sensors (the screen wake lock stays allowed)
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), accelerometer=(), "
+                          "gyroscope=(), magnetometer=(), interest-cohort=()",
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from flask import url_for
+from flask import current_app, g, has_request_context, request, url_for
 from werkzeug.routing import BuildError
 
 from . import access, scoring
@@ -17,11 +17,20 @@ from .i18n import tr
 
 
 def url(endpoint: str, **values) -> str | None:
-    """An absolute URL, or None when the endpoint is not served by this app."""
+    """An absolute URL on a trusted base (:func:`sharing.trusted_base`), or None when the endpoint is
+    not served by this app."""
+    from . import sharing
+
     try:
-        return url_for(endpoint, _external=True, **values)
+        path = url_for(endpoint, **values)
     except BuildError:
         return None
+    if not has_request_context():
+        return url_for(endpoint, _external=True, **values)
+    base = g.get("link_base") or sharing.trusted_base(  # link_base: a base the operator gave (the CLI)
+        public_url=current_app.config.get("PUBLIC_URL"), scheme=request.scheme, host=request.host,
+        trusted_hosts=current_app.config.get("TRUSTED_HOSTS"))
+    return base + path
 
 
 def jsonable(value: Any) -> Any:
@@ -73,10 +82,11 @@ def verdict_json(verdict, game: str, *, translate: bool = True) -> dict:
 
 
 def answer_json(answer, *, translate: bool = True) -> dict:
-    """One engine Answer: the cards, the type and the checker's reason."""
+    """One engine Answer: the cards, the type, the checker's reason and the reading to declare
+    (``declare``, None when the cards are read that way without a declaration)."""
     return {"play": format_cards(answer.cards), "type": answer.type,
             "reason": tr(answer.reason) if translate else answer.reason, "kind": answer.kind,
-            "reading": reading_json(answer.play)}
+            "reading": reading_json(answer.play), "declare": answer.declare}
 
 
 def answers_json(sets: list, game: str, *, translate: bool = True) -> dict:

@@ -118,6 +118,19 @@ def reachable_base(*, public_url: str | None, scheme: str, host: str,
     return _join(scheme, name if is_loopback(name) else "127.0.0.1", port), False
 
 
+def trusted_base(*, public_url: str | None, scheme: str, host: str, trusted_hosts: list[str] | None) -> str:
+    """The base of absolute links in answers (the API's ``urls``, with the share link): ``PUBLIC_URL``;
+    else the request's host when the server trusts it (``TRUSTED_HOSTS`` set, so Flask refused any
+    other; this machine's loopback or LAN address); else :func:`reachable_base`'s LAN address. A
+    forged ``Host`` header is never reflected into a link that carries the edit token."""
+    if public_url:
+        return public_url.rstrip("/")
+    name, port = split_host(host)
+    if trusted_hosts or is_loopback(name) or name in lan_addresses():
+        return _join(scheme, name, port)
+    return reachable_base(public_url=None, scheme=scheme, host=host, trusted_hosts=None)[0]
+
+
 # --------------------------------------------------------------------------------------------
 # QR codes
 

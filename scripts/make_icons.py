@@ -23,12 +23,18 @@ def pixel(x: float, y: float) -> tuple:
     return GREEN
 
 
-def png(size: int) -> bytes:
+def maskable(x: float, y: float) -> tuple:
+    """The same card, full-bleed green and inside the maskable safe zone (the central 80 %)."""
+    inner = pixel(0.5 + (x - 0.5) / 0.72, 0.5 + (y - 0.5) / 0.72)
+    return inner or GREEN
+
+
+def png(size: int, draw=pixel) -> bytes:
     rows = []
     for j in range(size):
         row = bytearray([0])
         for i in range(size):
-            samples = [pixel((i + a) / size, (j + b) / size) for a in (0.25, 0.75) for b in (0.25, 0.75)]
+            samples = [draw((i + a) / size, (j + b) / size) for a in (0.25, 0.75) for b in (0.25, 0.75)]
             inside = [s for s in samples if s]
             alpha = 255 * len(inside) // 4
             color = tuple(sum(c[k] for c in inside) // len(inside) for k in range(3)) if inside else (0, 0, 0)
@@ -46,3 +52,6 @@ if __name__ == "__main__":
     static = Path(__file__).resolve().parent.parent / "static"
     for size, name in ((180, "apple-touch-icon.png"), (192, "icon-192.png"), (32, "favicon-32.png")):
         (static / name).write_bytes(png(size))
+    (static / "icon-512.png").write_bytes(png(512))  # the web-app manifest (static/… via views/pwa.py)
+    for size in (192, 512):
+        (static / f"icon-maskable-{size}.png").write_bytes(png(size, maskable))

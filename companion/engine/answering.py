@@ -11,18 +11,32 @@ from .text import N_
 
 def weakest_of_each_kind(candidates: Iterable[tuple], judge: Callable[[tuple], Verdict],
                          kind_of: Callable[[Reading], str], strength: Callable[[Reading], tuple],
-                         first_kinds: tuple[str, ...]) -> list:
+                         first_kinds: tuple[str, ...],
+                         redeclare: Callable[[tuple, Reading], tuple] | None = None) -> list:
     """``[(order, Answer)]``: for each kind, the legal candidate of the least ``strength`` (then the
-    fewest jokers, then the fewest cards); the ``first_kinds`` (the ordinary follows) first."""
+    fewest jokers, then the fewest cards); the ``first_kinds`` (the ordinary follows) first.
+
+    With ``redeclare``, every reading of a legal candidate that beats (its verdict's ``readings``)
+    counts, not only the one ``judge`` uses: ``redeclare(cards, reading)`` gives ``(declaration,
+    verdict)``, the game's own verdict when the cards are declared as that reading (or None when
+    no declaration pins it)."""
     best: dict = {}
     for cards in candidates:
         verdict = judge(cards)
         if not verdict.legal:
             continue
-        kind = kind_of(verdict.play)
-        order = (strength(verdict.play), sum(c.is_joker for c in cards), len(cards))
-        if kind not in best or order < best[kind][0]:
-            best[kind] = (order, Answer(cards, verdict, kind))
+        jokers = sum(c.is_joker for c in cards)
+        for reading in (verdict.readings or (verdict.play,)) if redeclare else (verdict.play,):
+            kind = kind_of(reading)
+            order = (strength(reading), jokers, len(cards))
+            if kind in best and order >= best[kind][0]:
+                continue
+            if reading == verdict.play:
+                best[kind] = (order, Answer(cards, verdict, kind))
+                continue
+            declared = redeclare(cards, reading)
+            if declared is not None and declared[1].legal and declared[1].play == reading:
+                best[kind] = (order, Answer(cards, declared[1], kind, declared[0]))
     return sorted(best.values(), key=lambda entry: (entry[1].kind not in first_kinds, entry[0]))
 
 

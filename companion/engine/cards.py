@@ -187,6 +187,20 @@ def _parse(text: str) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def declared_text(value, field: str) -> str | None:
+    """A declared reading (``previous_as`` / ``play_as``) as the text written, stripped, or None
+    when nothing is declared. It must be text ("5 5 5", "pair") or Cards; anything else is a
+    :class:`CardError` naming ``field`` that says how to write it."""
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)) and all(isinstance(item, (Card, str)) for item in value):
+        value = " ".join(str(item).strip() for item in value)
+    if not isinstance(value, str):
+        raise CardError(N_("Declare a reading as text: the ranks the cards stand for, such as '5 5 5', or its type, "
+                           "such as 'pair'."), code="bad_reading", field=field)
+    return value.strip() or None
+
+
 def format_cards(cards, pretty: bool = False) -> str:
     """Cards in the notation, separated by spaces; ``parse_cards(format_cards(c)) == c``."""
     return " ".join(card.pretty() if pretty else str(card) for card in cards)

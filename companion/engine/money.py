@@ -21,7 +21,7 @@ def parse_stake(value: Any, *, field: str = "stake", allow_zero: bool = False) -
     """Read a stake: a number with a decimal point or comma ("0.5", "0,5"), at most 4 decimals,
     positive (zero too when ``allow_zero``: a table that keeps points only) and at most
     :data:`STAKE_MAX`. Anything else is a :class:`FactsError` (code ``bad_stake``) that says why."""
-    if type(value) in (int, str, Decimal):  # the usual stakes: read once, then remembered
+    if type(value) in (int, str) or (type(value) is Decimal and not value.is_nan()):  # read once, remembered
         return _read_stake(type(value), value, field, allow_zero)
     return _parse(value, field, allow_zero)
 
@@ -39,6 +39,9 @@ def _parse(value: Any, field: str, allow_zero: bool) -> Decimal:
                          code="bad_stake", field=field)
     else:
         text = str(value).strip()
+        if "e" in text.lower() and text.lower() not in ("inf", "infinity", "-inf", "-infinity"):
+            raise FactsError(N_("Write the stake as a plain number such as 1000 or 0.5, not '{value}' "
+                                "(no exponent).", value=value), code="bad_stake", field=field)
         try:
             if len(text) > _TEXT_MAX or not text.isascii():
                 raise InvalidOperation
@@ -58,12 +61,12 @@ def _parse(value: Any, field: str, allow_zero: bool) -> Decimal:
     if number != number.quantize(Decimal(1).scaleb(-STAKE_DECIMALS)):
         raise FactsError(N_("The stake may have at most {count} decimals, not '{value}'.",
                             count=STAKE_DECIMALS, value=value), code="bad_stake", field=field)
-    return number
+    return number.quantize(Decimal(1)) if number.as_tuple().exponent > 0 else number  # 1E+3 shown as 1000
 
 
 def apply_stake(points: Mapping[str, int], stake: Any) -> dict:
     """Multiply integer points by the (already parsed) stake; whole results stay ints."""
-    stake = stake if isinstance(stake, Decimal) else parse_stake(stake)
+    stake = stake if isinstance(stake, Decimal) and stake.is_finite() else parse_stake(stake)
     out = {}
     for name, p in points.items():
         value = stake * p

@@ -46,11 +46,14 @@ class Verdict:
 class Answer:
     """One answer to "what beats this?": the cards to play, the engine's own :class:`Verdict` on
     them (``check``'s, so it is legal by construction) and the kind of answer it is ("follow",
-    "510k", "pure_510k", "bomb_5", "two", …; each game names its kinds)."""
+    "510k", "pure_510k", "bomb_5", "two", …; each game names its kinds). ``declare``: the
+    ``play_as`` to declare so that the cards are read as this answer's reading, or None when it is
+    the reading ``check`` uses without one."""
 
     cards: tuple
     verdict: Verdict
     kind: str
+    declare: str | None = None
 
     @property
     def play(self) -> "Reading":

@@ -25,6 +25,12 @@ bp = Blueprint("access", __name__)
 KEY_IN_LINK = re.compile(r"[#?&]key=([A-Za-z0-9_\-]+)")
 
 
+@bp.app_template_global()
+def wrong_pin_tries(table: Table) -> int:
+    """Wrong PIN tries at this table in the last hour (shown to the phones that may record)."""
+    return ratelimit.wrong_pin_tries(table.public_id)
+
+
 def given_secret() -> tuple[str, str]:
     """("pin", digits) or ("key", token) from the join form: a PIN, a key, or a whole pasted link."""
     pin = (request.form.get("pin") or "").strip()
@@ -67,7 +73,10 @@ def join(table: Table):
             ratelimit.pin_attempt(table.public_id)
         except InputRejected as limited:
             return _answer(table, False, limited.message, limited.status)
-        if not access.check_pin(table, secret):
+        right = access.check_pin(table, secret)
+        if table.pin_hash:
+            ratelimit.pin_result(table.public_id, right)
+        if not right:
             message = (_("That PIN is not this table's. Check it with a player who can record.") if table.pin_hash
                        else _("This table has no PIN. Scan its record code instead, or ask a player who can "
                               "record to set a PIN."))

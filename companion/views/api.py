@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import jsonify, request
+from flask import Response, jsonify, request, stream_with_context
 from flask_babel import gettext as _
 from flask_smorest import Blueprint
 
@@ -295,8 +295,17 @@ def table_summary(public_id):
 @errors(404)
 def export_table(public_id):
     """The whole table as one JSON document (format version, rules, players, hands with their facts,
-    the history of changes, a checksum). No id and no edit token: POST it to /import to recreate it."""
-    return jsonify(scoring.export_document(_table_or_404(public_id)))
+    the history of changes, a checksum against corruption, not a signature). Streamed; ETag per table
+    revision (If-None-Match: 304). No id and no edit token: POST it to /import to recreate it."""
+    table = _table_or_404(public_id)
+    etag = f"json-{table.public_id}-{table.revision}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = Response(stream_with_context(scoring.export_chunks(table)), content_type="application/json")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.route("/import", methods=["POST"])
@@ -306,8 +315,11 @@ def export_table(public_id):
     "content": {"application/json": {"schema": {"type": "object"}}}})
 @errors(413)
 def import_table():
-    """Recreate an exported table exactly (same standings, facts and history) under a new id and edit
-    token. A damaged, foreign or newer-version document is refused and changes nothing."""
+    """Recreate an exported table under a new id and edit token by replaying it: every hand is recorded
+    as a new hand (the engine validates and settles its facts; points in the file that differ are
+    refused, naming the hand); the file's history is kept as plain text. At most 2 MiB
+    (IMPORT_MAX_BYTES), refused before the body is read. A damaged, foreign, forged or newer-version
+    document is refused and changes nothing."""
     table = _scoring_call(scoring.import_document, request.get_data(cache=True))
     return jsonify(public_id=table.public_id, edit_token=access.edit_token(table),
                    table=serializers.table_json(table, with_token=True)), 201

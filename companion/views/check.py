@@ -67,7 +67,7 @@ def page():
     table = None
     if request.args.get("table"):
         table = scoring.get_table(request.args["table"])
-        if table is None:
+        if table is None or table.deleted_at is not None:  # a deleted table is hidden here too
             abort(404)
         g.can_edit = can_edit(table)
     return _page(table)

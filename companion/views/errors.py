@@ -1,8 +1,10 @@
 """Error pages (HTML) and JSON errors under /api/. Every error rolls the session back."""
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, g, jsonify, make_response, render_template, request
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError, StatementError
+from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError, PendingRollbackError, StatementError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
 from ..guard import InputRejected
@@ -23,6 +25,26 @@ def _out_of_range(error) -> bool:
     """A value the database cannot hold (too large a number, a NUL on PostgreSQL …)."""
     return isinstance(error, (DataError, OverflowError)) or (
         isinstance(error, StatementError) and isinstance(error.orig, (OverflowError, ValueError)))
+
+
+RETRY_AFTER_SECONDS = 5
+
+
+def _unavailable(error) -> bool:
+    """The database could not be reached or did not answer (a restart, a lost connection, SQLite
+    busy past its timeout): the outcome of a write in flight is not known."""
+    return isinstance(error, (OperationalError, InterfaceError, PoolTimeout, PendingRollbackError)) or (
+        isinstance(error, DBAPIError) and error.connection_invalidated)
+
+
+def unavailable_answer():
+    """503 with Retry-After: never "nothing was saved" when nobody knows. Pages and the API alike."""
+    g.pop("table", None)  # its attributes would need the database to show the page's footer
+    message = _("The table's server cannot reach its database just now. It is not known whether your "
+                "change was saved — retrying with the same request is safe.")
+    response = make_response(*_answer(503, "unavailable", message))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def csrf_answer():
@@ -55,12 +77,29 @@ def init_app(app: Flask) -> None:
         }
         message = messages.get(error.code, error.description)
         code = (error.name or "error").lower().replace(" ", "_")  # 413: request_entity_too_large
-        return _answer(error.code, code, message)
+        if error.code == 413 and request.endpoint in ("review.import_table", "api.import_table"):
+            limit = int(app.config.get("IMPORT_MAX_BYTES", 2 * 1024 * 1024))
+            message = _("This file is larger than a table file may be here (%(size)s MiB); nothing was imported.",
+                        size=format_decimal(round(limit / 1024 / 1024, 1)))
+            if not _wants_json():  # the import page again, with the reason
+                return render_template("review/import.html", error=message), 413
+        body, status = _answer(error.code, code, message)
+        response = app.make_response((body, status))
+        for name, value in error.get_headers():  # 405: Allow; 401: WWW-Authenticate …
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def server_error(error):  # last resort: never show a traceback to a player
         saved = saved_in_this_request()
-        discard_changes()
+        try:
+            discard_changes()
+        except DBAPIError:  # the connection is gone: there is nothing left to roll back
+            pass
+        if _unavailable(error) and not saved:
+            app.logger.warning("Database unavailable: %s", error.__class__.__name__)
+            return unavailable_answer()
         if _out_of_range(error):
             return _answer(400, "out_of_range", _("A value is out of range: a number is too large or a text "
                                                   "holds a character that cannot be stored. Nothing was saved."))

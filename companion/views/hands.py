@@ -152,7 +152,7 @@ def record(table: Table):
     except scoring.Conflict as error:
         return _conflict(table, error, kind="record", request_id=form.request_id.data)
     except EngineError as error:
-        form.apply_error(error, engine_message(error))
+        form.apply_error(error, engine_message(error), _engine_text)
         return _render_form(table, form, status=400)
     if hand.request_id == form.request_id.data and hand.facts != scoring.normalize_facts(table, facts):
         # This form was already saved once (back button, then changed and sent again): nothing is
@@ -209,9 +209,14 @@ def edit(table: Table, number: int):
     except scoring.Conflict as error:
         return _conflict(table, error, kind="edit")
     except EngineError as error:
-        form.apply_error(error, engine_message(error))
+        form.apply_error(error, engine_message(error), _engine_text)
         return _render_form(table, form, hand=hand, status=400)
     return redirect(url_for("hands.show", public_id=table.public_id, number=number, saved=1))
+
+
+def _engine_text(text) -> str:
+    """An engine sentence as the form shows it (the words of ``engine_message``)."""
+    return engine_message(EngineError(text))
 
 
 def _status_change(table: Table, number: int, change, done_message: str):

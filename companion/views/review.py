@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from decimal import Decimal
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
+                   stream_with_context, url_for)
 from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -291,25 +292,37 @@ def settle(table: Table):
 # Export and import
 
 
-def _download(body: bytes, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+def _download(table: Table, kind: str, chunks, content_type: str, filename: str) -> Response:
+    """A file streamed in chunks (bounded memory), with an ETag per table revision (and language): a
+    client that has this revision gets a 304 before anything is read."""
+    etag = f"{kind}-{table.public_id}-{table.revision}-{get_locale()}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        response = Response(stream_with_context(chunks()), content_type=content_type)
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def csv_labels() -> dict:
+    return {"hand": _("Hand"), "status": _("Status"), "player": _("Player"), "points": _("Points"),
+            "money": _("Money"), "facts": _("What happened"), "active": _("counts"), "void": _("void")}
 
 
 @bp.get("/t/<public_id>/export.csv")
 @table_view()
 def export_csv(table: Table):
-    labels = {"hand": _("Hand"), "status": _("Status"), "player": _("Player"), "points": _("Points"),
-              "money": _("Money"), "facts": _("What happened"), "active": _("counts"), "void": _("void")}
-    body = review.export_csv(table, labels=labels, translate=tr)
-    return _download(body, "text/csv; charset=utf-8", f"table-{table.public_id}.csv")
+    labels = csv_labels()
+    return _download(table, "csv", lambda: review.export_csv_chunks(table, labels=labels, translate=tr),
+                     "text/csv; charset=utf-8", f"table-{table.public_id}.csv")
 
 
 @bp.get("/t/<public_id>/export.json")
 @table_view()
 def export_json(table: Table):
-    return _download(review.export_json(table), "application/json",
+    return _download(table, "json", lambda: review.export_chunks(table), "application/json",
                      f"table-{table.public_id}.json")
 
 
@@ -328,7 +341,6 @@ def import_table():
 
     error = None
     if request.method == "POST":
-        request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", review.IMPORT_MAX_BYTES))
         try:
             if current_app.config.get("WTF_CSRF_ENABLED", True):
                 validate_csrf(request.form.get("csrf_token"))

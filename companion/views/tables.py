@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from functools import wraps
 
-from flask import (Blueprint, abort, flash, g, make_response, redirect, render_template, request, session,
-                   url_for)
+from flask import (Blueprint, abort, current_app, flash, g, make_response, redirect, render_template, request,
+                   session, url_for)
 from flask_babel import gettext as _
 
 from .. import scoring
@@ -260,10 +260,15 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
 @bp.get("/t/<public_id>/history")
 @table_view()
 def history(table: Table):
-    events = scoring.history(table, limit=500)
-    numbers = scoring.hand_numbers(table)
+    page = page_number()
+    per_page = int(current_app.config.get("HISTORY_PER_PAGE", 50))
+    events = scoring.history(table, limit=per_page + 1, offset=(page - 1) * per_page)
+    if not events and page > 1:
+        abort(404)
+    more, events = len(events) > per_page, events[:per_page]
+    numbers = scoring.hand_numbers(table, [e.hand_id for e in events])
     return render_template("history.html", table=table, events=events, numbers=numbers, hand=None,
-                           player_changes=scoring.player_changes(table))
+                           page=page, more=more, player_changes=scoring.player_changes(table) if page == 1 else [])
 
 
 @bp.post("/t/<public_id>/undo")
@@ -273,8 +278,10 @@ def undo(table: Table):
     if not form.validate():
         abort(400)
     try:
-        event = scoring.undo_last(table, device=device_label())
+        event = scoring.undo_last(table, device=device_label(), expected=request.form.get("undo_event") or None)
     except EngineError as error:  # e.g. the earlier facts no longer settle under the engine
+        if error.code == "undo_moved":  # a late undo (a phone's outbox): refused, with the reason
+            abort(409, description=engine_message(error))
         flash(_("Could not undo: %(reason)s", reason=engine_message(error)))
         return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:

@@ -10,7 +10,7 @@ Settlement (§6–§8, §10): the pseudocode of §10, line by line, with the upd
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 NATURAL = range(3, 16)          # 3 .. 2
 ACE, TWO = 14, 15
@@ -165,6 +165,39 @@ def judge(previous: list | None, play: list, rules):
         return False, None
     ordinary = {r for r in beating if _tier(r, rules) is None}
     return True, highest(ordinary or beating, rules)
+
+
+def answer_kind(reading) -> str:
+    """follow, 510k, pure_510k, bomb_<n>, gunlong, four_jokers."""
+    kind, _rank, length, _values, facts = reading
+    if kind not in ("510k", "bomb", "gunlong", "four_jokers"):
+        return "follow"
+    if kind == "510k":
+        return "pure_510k" if dict(facts)["pure"] else "510k"
+    return f"bomb_{length}" if kind == "bomb" else kind
+
+
+def strength(reading, rules) -> tuple:
+    """The order of readings, weakest first (the key of :func:`highest`)."""
+    tier = _tier(reading, rules)
+    return (1,) + tier if tier is not None else (0, max(reading[3]), _TYPES.index(reading[0]))
+
+
+def answers(previous: list, hand: list, rules) -> dict:
+    """{kind: weakest strength} over every subset of the hand and EVERY reading of it that beats
+    the table's highest reading (§5.1: the player says what a joker stands for); no deck limits."""
+    table = readings(previous, rules)
+    if not table:
+        return {}
+    top = highest(table, rules)
+    best: dict = {}
+    for n in range(1, len(hand) + 1):
+        for subset in set(combinations(sorted(hand, key=str), n)):
+            for reading in readings(list(subset), rules):
+                if beats(top, reading, rules):
+                    kind, value = answer_kind(reading), strength(reading, rules)
+                    best[kind] = min(best.get(kind, value), value)
+    return best
 
 
 # --------------------------------------------------------------------------------------------

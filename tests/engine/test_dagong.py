@@ -344,3 +344,34 @@ def test_rules_hash_is_stable_and_pickles():
 def test_needed_facts_follow_the_xi_qian_switch():
     assert dagong.needed_facts(dagong.Rules()) == ()
     assert dagong.needed_facts(dagong.rules_from_dict({"bonusXiQian": True})) == ("xi_bombs",)
+
+
+
+@pytest.mark.parametrize("sizes, legal", [([8, 8, 8], True), ([7, 7, 7, 7], False), ([8, 8, 8, 7], False)])
+def test_xi_bombs_within_a_hand(sizes, legal):
+    """Hard bombs played by one player fit the 27 cards of a hand (issue 19 item 5): with at most 3
+    per player, the 13 ranks of the decks are never the bound."""
+    rules = dagong.rules_from_dict({"bonusXiQian": True})
+    facts = {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3", "order": ["P1", "P2", "P3"],
+             "captured": {"P1": 100, "P2": 50, "P3": 50}, "xi_bombs": {"P4": sizes}}
+    if legal:
+        dagong.validate_facts(facts, rules)
+        return
+    with pytest.raises(dagong.FactsError) as error:
+        dagong.validate_facts(facts, rules)
+    assert (error.value.code, error.value.field) == ("bad_xi", "xi_bombs.P4")
+    assert "27" in str(error.value.message)
+
+
+def test_every_problem_of_a_hand_is_reported_at_once():
+    """Issue 21 item 4: the order, the bright card and the points each named; twin: one problem."""
+    rules = dagong.rules_from_dict({})
+    facts = {"players": ["P1", "P2", "P3", "P4"], "banker": "P1", "partner": "P3", "order": ["P1", "X"],
+             "bright_card": "7x", "captured": {"P1": 7, "P2": 300}}
+    with pytest.raises(dagong.FactsError) as error:
+        dagong.validate_facts(facts, rules)
+    assert [f for f, _c, _m in error.value.errors] == ["order", "bright_card", "captured.P1", "captured.P2"]
+    assert error.value.field == "order"
+    with pytest.raises(dagong.FactsError) as error:
+        dagong.validate_facts(dict(facts, order=["P1", "P2"], bright_card="7h", captured={"P1": 7}), rules)
+    assert [f for f, _c, _m in error.value.errors] == ["captured.P1"]

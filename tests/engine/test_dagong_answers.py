@@ -41,9 +41,10 @@ def _legal_plays(previous, hand, rules):
             except EngineError:
                 continue
             if verdict.legal and verdict.play is not None:
-                kind = dagong.kind_of(verdict.play)
-                value = strength(verdict.play, play)
-                best[kind] = min(best.get(kind, value), value)
+                for reading in verdict.readings:  # every reading that beats (the player declares one)
+                    kind = dagong.kind_of(reading)
+                    value = strength(reading, play)
+                    best[kind] = min(best.get(kind, value), value)
     return best
 
 
@@ -57,8 +58,9 @@ def test_answers_are_legal_and_nothing_is_missing(rules, previous, hand):
         return
     play = play_rules(rules)
     for answer in found:
-        verdict = dagong.check(list(previous), list(answer.cards), rules)
+        verdict = dagong.check(list(previous), list(answer.cards), rules, play_as=answer.declare)
         assert verdict.legal, (format_cards(answer.cards), verdict.reason)
+        assert verdict.play == answer.play  # the declaration (None: the default) reads it as the answer
         assert all(answer.cards.count(c) <= hand.count(c) for c in answer.cards)  # only the hand's cards
     expected = _legal_plays(list(previous), hand, rules)
     got = {a.kind: strength(a.play, play) for a in found}
@@ -74,7 +76,8 @@ def test_answers_without_a_hand_are_legal(rules, previous):
         assume(False)
         return
     for answer in found:
-        assert dagong.check(list(previous), list(answer.cards), rules).legal
+        verdict = dagong.check(list(previous), list(answer.cards), rules, play_as=answer.declare)
+        assert verdict.legal and verdict.play == answer.play
     assert len({a.kind for a in found}) == len(found)
 
 
@@ -86,6 +89,24 @@ def test_answers_without_a_hand_are_legal(rules, previous):
 def test_examples(previous, hand, expected):
     found = dagong.answers(previous, hand=hand)
     assert [(a.kind, format_cards(a.cards)) for a in found] == expected
+
+
+# the weakest answer of each kind over every joker reading (issue 19 item 2), with its declaration
+@pytest.mark.parametrize("previous, hand, switches, expected", [
+    ("3 3 4 4", "5 5 6 6 JK JK", {}, [("follow", "5 5 JK JK", "4 4 5 5"), ("bomb_4", "5 5 JK JK", "5 5 5 5")]),
+    # twin: without the jokers the pairs 5 to 6 are the weakest follow, read as they are
+    ("3 3 4 4", "5 5 6 6", {}, [("follow", "5 5 6 6", None)]),
+    ("9 10 J Q", "J Q K JK", {"allowStraights": True}, [("follow", "J Q K JK", "10 J Q K")]),
+    # twin: a natural 10 makes 10 to K the default reading
+    ("9 10 J Q", "10 J Q K", {"allowStraights": True}, [("follow", "10 J Q K", None)]),
+])
+def test_weakest_over_every_reading(previous, hand, switches, expected):
+    rules = dagong.rules_from_dict(switches)
+    found = dagong.answers(previous, rules, hand=hand)
+    assert [(a.kind, format_cards(a.cards), a.declare) for a in found] == expected
+    for answer in found:
+        verdict = dagong.check(previous, format_cards(answer.cards), rules, play_as=answer.declare)
+        assert verdict.legal and verdict.play == answer.play
 
 
 def test_without_a_hand():

@@ -1,8 +1,11 @@
 """大冶打拱 play legality: the 23 examples of rules/dagong.md §12, each with its twin, and more."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.engine import dagong
-from companion.engine.cards import CardError
+from companion.engine.cards import Card, CardError, decks_limit_error
+from companion.engine.dagong.combos import cards_key, fits_decks
 from companion.engine.common import Text
 
 # (id, previous (None = lead), play, house rules, legal, code)
@@ -47,8 +50,10 @@ EXAMPLES = [
     ("17 twin", "5 5 5 5 5", "3 3 3 3", {}, False, "bomb_too_small"),
     ("18", "A A A A", "2 2 2 2", {}, True, "ok"),
     ("18 twin", "A A A A", "K K K K", {}, False, "bomb_too_small"),
-    ("19", "7 7 7 7 JK", "7 7 7 7 7", {}, False, "bomb_equal"),
-    ("19 hardBeatsSoft", "7 7 7 7 JK", "7 7 7 7 7", {"hardBeatsSoft": True}, True, "ok"),
+    ("19", "7 7 7 JK", "7 7 7 7", {}, False, "bomb_equal"),
+    ("19 hardBeatsSoft", "7 7 7 JK", "7 7 7 7", {"hardBeatsSoft": True}, True, "ok"),
+    ("19 nine 7s: the two plays need more than two decks", "7 7 7 7 JK", "7 7 7 7 7", {}, False,
+     "too_many_copies"),
     ("19b", "9 9 9 9 JK", "6 6 6 6 6", {}, False, "bomb_too_small"),
     ("19b hardBeatsSoft", "9 9 9 9 JK", "6 6 6 6 6", {"hardBeatsSoft": True}, True, "ok"),
     ("19b reversed: soft never beats hard", "6 6 6 6 6", "9 9 9 9 JK", {"hardBeatsSoft": True}, False,
@@ -133,6 +138,48 @@ def test_too_many_copies_is_illegal_not_an_error():
     assert dagong.check(None, "JK JK JK JK JK").code == "too_many_copies"
     assert dagong.check("5h 5h 5h", "6 6 6").code == "too_many_copies"
     assert dagong.check("5h 5h", "6 6").legal
+
+
+@pytest.mark.parametrize("previous, play, legal", [
+    ("8 8 8 8", "8 8 8 8 8", False),   # nine 8s: each play fits two decks, both together do not
+    ("8 8 8", "8 8 8 8 8", True),      # twin: eight 8s
+    ("5s 10s Ks", "5s 5 5 5", True),    # two ♠5 exist in two decks
+    ("5s 10s Ks", "5s 5s 5 5", False),  # three ♠5 do not
+    ("JK JK JK", "3 3 3 JK JK", False),  # five jokers
+    ("JK JK", "3 3 3 JK JK", True),    # twin: four
+])
+def test_the_two_plays_together_fit_the_decks(previous, play, legal):
+    verdict = dagong.check(previous, play)
+    assert verdict.legal is legal, verdict.reason
+    if not legal:
+        assert verdict.code == "too_many_copies"
+        assert "together" in verdict.reason and verdict.reason.params["problem"]
+
+
+def test_answers_check_hand_and_table_together():
+    with pytest.raises(dagong.CardError) as error:
+        dagong.answers("8 8 8 8", hand="8 8 8 8 8")
+    assert (error.value.field, error.value.code) == ("hand", "too_many_copies")
+    assert dagong.answers("8 8 8", hand="8 8 8 8 8")  # twin: eight 8s
+
+
+@pytest.mark.parametrize("previous, play, readings", [
+    # every reading that beats, the one used first; "3 3 4 4" also reads as nothing weaker here
+    ("3 3 4 4", "5 5 JK JK", ["linked_pairs 5", "bomb 5", "linked_pairs 4"]),
+    # twin: against 5 5 6 6 the pairs 4 to 5 and 5 to 6 do not beat, only the bomb and 6 to 7
+    ("5 5 6 6", "6 6 JK JK", ["linked_pairs 6", "bomb 6"]),
+    ("J J J J", "10 10 10 JK", []),    # illegal: every reading considered
+])
+def test_verdict_readings_are_the_readings_that_beat(previous, play, readings):
+    verdict = dagong.check(previous, play)
+    if readings:
+        assert verdict.legal
+        assert [f"{r.type} {r.rank}" for r in verdict.readings] == readings
+        assert verdict.readings[0] == verdict.play
+        table = dagong.classify(previous)[0]
+        assert all(dagong.beats(table, r, dagong.DEFAULT_RULES) for r in verdict.readings)
+    else:
+        assert not verdict.legal and verdict.readings == dagong.classify(play)
 
 
 def test_previous_that_is_no_combination():
@@ -265,3 +312,12 @@ def test_linked_triples_with_jokers():
     assert dagong.check("333 444", "555 66 JK").legal
     assert dagong.check("333 444", "555 66 JK", previous_as="linked_triples").legal
     assert dagong.check("555 666", "444 55 JK").code == "not_higher"
+
+
+@settings(deadline=None)
+@given(st.lists(st.builds(Card, st.sampled_from([3, 5, 8, 10, 13, 16, 17, 18]), st.sampled_from([None, "s", "h"])),
+                max_size=14))
+def test_the_quick_deck_test_agrees_with_the_card_parser(cards):
+    """combos.fits_decks (codes) says what cards.decks_limit_error says (cards)."""
+    cards = [Card(c.rank) if c.rank >= 16 else c for c in cards]
+    assert fits_decks(sorted(cards_key(cards))) == (decks_limit_error(cards, 2) is None)

@@ -230,7 +230,7 @@ def test_check_raises_only_engine_errors(previous, play, previous_as, play_as):
     try:
         dagong.check(previous, play, previous_as=previous_as, play_as=play_as)
     except EngineError as error:
-        assert error.field in ("previous", "play", "rules")
+        assert error.field in ("previous", "play", "rules", "previous_as", "play_as")
 
 
 @SETTINGS

@@ -67,12 +67,36 @@ def test_classify_is_strongest_first(cards, rules):
 def test_check_matches_the_reference(previous, play, rules, lead):
     both = previous + play
     assume(lead or all(both.count(c) <= 2 for c in both if c.suit) and sum(c.rank >= 16 for c in both) <= 4)
+    assume(lead or all(sum(c.rank == r for c in both) <= 8 for r in range(3, 16)))  # two decks hold both
     verdict = dagong.check(None if lead else format_cards(previous), format_cards(play), rules)
     legal, used = ref.judge(None if lead else previous, play, rules)
     assert verdict.legal == legal, verdict.reason
     if legal:
         got = verdict.play
         assert (got.type, got.rank, got.length, tuple(sorted(got.values))) == used[:4]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plays(max_size=5), plays(max_size=7), play_rules)
+def test_answers_match_the_reference_over_every_reading(previous, hand, rules):
+    """The weakest answer of each kind, over every reading of every subset of the hand (§5.1)."""
+    both = previous + hand
+    assume(all(both.count(c) <= 2 for c in both if c.suit) and sum(c.rank >= 16 for c in both) <= 4)
+    assume(all(sum(c.rank == r for c in both) <= 8 for r in range(3, 16)))
+    try:
+        found = dagong.answers(format_cards(previous), rules, hand=format_cards(hand))
+    except dagong.CardError:
+        assume(False)
+        return
+    got = {}
+    for answer in found:
+        reading = answer.play
+        facts = frozenset((k, v) for k, v in reading.extra if k not in ("low", "top"))
+        got[answer.kind] = ref.strength((reading.type, reading.rank, reading.length, tuple(sorted(reading.values)),
+                                         facts), rules)
+        verdict = dagong.check(format_cards(previous), format_cards(answer.cards), rules, play_as=answer.declare)
+        assert verdict.legal and verdict.play == reading
+    assert got == ref.answers(previous, hand, rules)
 
 
 @pytest.mark.parametrize("cards,expected", [

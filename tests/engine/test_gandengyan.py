@@ -467,9 +467,10 @@ SETTLEMENTS = [
     ("S7", hand("ABC", {"B": {"cards": 5, "jokers": 1, "played": False},
                         "C": {"cards": 3, "jokers": 0, "held_bombs": [3]}}, bombs_played=[4]),
      {}, "m2", 1, {"A": 88, "B": -64, "C": -24}),
+    # S8 (corrected): C is not the dealer (dealt 5, drew 1 after the first trick under drawMode=all)
     ("S8", hand("ABCD", {"B": {"cards": 4, "jokers": 1, "held_bombs": [4]},
                          "C": {"cards": 6, "jokers": 0, "played": False},
-                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4]),
+                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4], dealer="D"),
      {"playedBombMult": "double", "heldBombMult": "once", "shutOut": "double", "shutOutDealerException": False},
      None, 1, {"A": 44, "B": -16, "C": -24, "D": -4}),
     ("S9", hand("ABCD", {"B": {"cards": 3, "jokers": 1}, "C": {"cards": 2, "jokers": 0},
@@ -717,8 +718,12 @@ def valid_hands(draw):
         twos_left -= twos
         held = [4] if cards - jokers >= 4 and draw(st.booleans()) else []
         losers[name] = {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": not shut}
-    facts = {"players": players, "winner": winner, "losers": losers,
-             "bombs_played": draw(st.lists(st.sampled_from([4, 5, 6]), max_size=3)),
+    bombs = []  # a bomb of more than 4 cards takes jokers (one deck: 4 of a rank) the losers do not hold
+    for size in draw(st.lists(st.sampled_from([4, 5, 6]), max_size=3)):
+        if size - 4 <= jokers_left:
+            jokers_left -= size - 4
+            bombs.append(size)
+    facts = {"players": players, "winner": winner, "losers": losers, "bombs_played": bombs,
              "tricks": draw(st.integers(0, 40))}
     return facts, r
 
@@ -838,3 +843,134 @@ def test_engine_imports_nothing_from_flask_or_the_database():
     stdlib = {"__future__", "bisect", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
               "typing"}
     assert modules <= shared | own | stdlib, modules
+
+
+@pytest.mark.parametrize("switches, field", [
+    ({"tripleFollow": "sometimes"}, "rules.triple_follow"),
+    ({"jokerBomb": 7}, "rules.joker_bomb"),
+])
+def test_check_with_a_bad_switch_raises_like_dagong(switches, field):
+    """A bad switch is a RulesError naming it, in both games (issue 19 item 7); twin: a good one."""
+    from companion.engine import dagong
+    from companion.engine.errors import RulesError
+
+    with pytest.raises(RulesError) as error:
+        g.check("5", "6", switches)
+    assert error.value.field == field
+    with pytest.raises(RulesError) as dagong_error:
+        dagong.check("5", "6", {"bombMin": "x"})
+    assert dagong_error.value.field == "rules.bomb_min"
+    assert g.check("5", "6", {next(iter(switches)): "anyHigher" if "triple" in field else "top"}).legal
+
+
+def _facts4(**losers):
+    out = {"B": {"cards": 1}, "C": {"cards": 1}, "D": {"cards": 1}}
+    out.update(losers)
+    return {"players": ["A", "B", "C", "D"], "winner": "A", "losers": out}
+
+
+# impossible hands refused, each naming its field and the bound (issue 19 item 5); each with a twin
+@pytest.mark.parametrize("facts, switches, code, field, bound", [
+    (_facts4(B={"cards": 99}), {}, "cards_exceed_deal", "losers.B.cards", "93"),
+    (_facts4(B={"cards": 93}), {}, None, None, None),                     # twin: 6 + 87 to draw
+    (_facts4(B={"cards": 45}), {"deckMode": "oneDeck"}, "cards_exceed_deal", "losers.B.cards", "39"),
+    (_facts4(B={"cards": 39}), {"deckMode": "oneDeck"}, None, None, None),
+    (_facts4(B={"cards": 9, "jokers": 2, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "bySize"},
+     "held_bomb_needs_jokers", "losers.B.held_bombs.0", "4"),             # a third joker would be needed
+    (_facts4(B={"cards": 9, "jokers": 2, "held_bombs": [4]}), {"deckMode": "oneDeck", "heldBombMult": "bySize"},
+     None, None, None),
+    (_facts4(B={"cards": 9, "jokers": 0, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     "held_bombs_need_jokers", "losers.B.held_bombs", "4"),
+    (_facts4(B={"cards": 9, "jokers": 1, "held_bombs": [5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     None, None, None),
+    (_facts4(B={"cards": 12, "jokers": 1, "held_bombs": [5, 5]}), {"deckMode": "oneDeck", "heldBombMult": "once"},
+     "held_bombs_need_jokers", "losers.B.held_bombs", "4"),
+])
+def test_impossible_hands_are_refused(facts, switches, code, field, bound):
+    rules = g.rules_from_dict(switches)
+    if code is None:
+        g.validate_facts(facts, rules)
+        return
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts, rules)
+    assert (error.value.code, error.value.field) == (code, field)
+    assert bound in str(error.value.message)
+
+
+S8_RULES = {"playedBombMult": "double", "heldBombMult": "once", "shutOut": "double", "shutOutDealerException": False,
+            "drawMode": "all"}
+
+
+def _s8(dealer):
+    return hand("ABCD", {"B": {"cards": 4, "jokers": 1, "held_bombs": [4]}, "C": {"cards": 6, "jokers": 0, "played": False},
+                         "D": {"cards": 2, "jokers": 0}}, bombs_played=[4], dealer=dealer)
+
+
+def test_s8_shut_out_player_is_not_the_dealer():
+    """gandengyan.md §8 S8: C never played and is not the dealer: 6 × 2 × 2 = 24."""
+    result = g.settle(_s8("D"), g.rules_from_dict(S8_RULES))
+    assert result.deltas == {"A": 44, "B": -16, "C": -24, "D": -4}
+
+
+@pytest.mark.parametrize("exception, box, absent", [
+    (False, "Never played a card", "only the opening lead"),   # 象山: the form has no 'only the opening lead' box
+    (True, "only the opening lead", None),                      # twin: the form shows that box
+])
+def test_a_dealer_never_shut_out_and_the_box_named_exists(exception, box, absent):
+    """Under 象山 a dealer's opening lead counts as a play, so C as the dealer cannot be shut out; the
+    refusal names only a box the table's form shows (issue 19 item 8)."""
+    rules = g.rules_from_dict(dict(S8_RULES, shutOutDealerException=exception))
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(_s8("C"), rules)
+    assert (error.value.code, error.value.field) == ("dealer_played", "losers.C.played")
+    message = str(error.value.message)
+    assert box in message
+    if absent:
+        assert absent not in message
+    assert ("dealer_only_opening" in g.needed_facts(rules)) is exception  # the form shows the box iff needed
+
+
+def test_every_problem_of_a_hand_is_reported_at_once():
+    """Issue 21 item 4: every problem with its field; the first also as .field/.code/.message."""
+    facts = _facts4(B={"cards": 99}, C={"cards": 3, "jokers": 4}, D={"cards": "x"})
+    facts["tricks"] = -1
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts)
+    fields = [field for field, _code, _message in error.value.errors]
+    assert fields == ["losers.B.cards", "losers.C.jokers", "losers.D.cards", "tricks"]
+    assert (error.value.field, error.value.code) == ("losers.B.cards", "cards_exceed_deal")
+    assert error.value.message == error.value.errors[0][2]
+
+
+def test_one_problem_is_one_error():
+    """Twin: a hand with one problem lists only it (and a good hand raises nothing)."""
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(_facts4(C={"cards": 3, "jokers": 4}))
+    assert [f for f, _c, _m in error.value.errors] == ["losers.C.jokers"]
+    g.validate_facts(_facts4(C={"cards": 4, "jokers": 2}))
+
+
+def test_a_deck_total_is_refused_once():
+    facts = _facts4(B={"cards": 5, "jokers": 3}, C={"cards": 5, "jokers": 2}, D={"cards": 5, "jokers": 1})
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts)
+    assert [(f, c) for f, c, _m in error.value.errors] == [("losers.C.jokers", "jokers_exceed_deck")]
+
+
+
+@pytest.mark.parametrize("bombs, jokers, code", [
+    ([5], 1, None),                          # one deck: a 5-card bomb took one of the two jokers
+    ([6], 1, "bombs_need_jokers"),           # twin: two jokers in the bomb and one held: three
+    ([4] * 13, 0, "bombs_exceed_deck"),      # 52 cards of bombs and 5 held: 57 from a 54-card deck
+    ([4] * 12, 0, None),                     # twin: 48 and 5
+])
+def test_bombs_played_fit_the_decks(bombs, jokers, code):
+    facts = _facts4(B={"cards": 3, "jokers": jokers})
+    facts["bombs_played"] = bombs
+    rules = g.rules_from_dict({"deckMode": "oneDeck", "playedBombMult": "double"})
+    if code is None:
+        g.validate_facts(facts, rules)
+        return
+    with pytest.raises(FactsError) as error:
+        g.validate_facts(facts, rules)
+    assert (error.value.code, error.value.field) == (code, "bombs_played")

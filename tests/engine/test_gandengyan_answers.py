@@ -18,7 +18,7 @@ rules_strategy = st.builds(
     lambda **kw: gandengyan.rules_from_dict(kw),
     triple_follow=st.sampled_from(["plusOne", "anyHigher"]), triple_is_bomb=st.booleans(),
     joker_bomb=st.sampled_from(["off", "top", "as3", "as4"]), pure_beats_soft=st.booleans(),
-    joker_single=st.booleans())
+    joker_single=st.booleans(), two_as_last_card=st.sampled_from(["allowed", "forbidden"]))
 card_strategy = st.one_of(st.builds(Card, st.sampled_from([4, 5, 6, 7, 14, 15])),
                           st.builds(Card, st.sampled_from([16, 17])))
 cards_strategy = st.lists(card_strategy, min_size=1, max_size=8)
@@ -29,7 +29,7 @@ def _legal_plays(previous, hand, rules, players):
     best = {}
     for n in range(1, len(hand) + 1):
         for subset in set(combinations(sorted(hand, key=str), n)):
-            verdict = gandengyan.check(previous, list(subset), rules, players=players)
+            verdict = gandengyan.check(previous, list(subset), rules, players=players, last_card=n == len(hand))
             if verdict.legal and verdict.play is not None:
                 kind = gandengyan.kind_of(verdict.play)
                 value = weight(verdict.play, rules)
@@ -46,7 +46,8 @@ def test_answers_are_legal_and_nothing_is_missing(rules, previous, hand, players
         assume(False)
         return
     for answer in found:
-        verdict = gandengyan.check(list(previous), list(answer.cards), rules, players=players)
+        verdict = gandengyan.check(list(previous), list(answer.cards), rules, players=players,
+                                   last_card=len(answer.cards) == len(hand))
         assert verdict.legal, (format_cards(answer.cards), verdict.reason)
         assert all(answer.cards.count(c) <= hand.count(c) for c in answer.cards)  # only the hand's cards
     expected = _legal_plays(list(previous), hand, rules, players)
@@ -91,3 +92,19 @@ def test_bad_input(previous, kw, field):
     with pytest.raises(EngineError) as error:
         gandengyan.answers(previous, **kw)
     assert error.value.field == field
+
+
+# every switch check respects, answers respect (issue 19 item 1): a 2 that would be the last card
+@pytest.mark.parametrize("hand, two_as_last_card, expected", [
+    ("2", "forbidden", []),                       # the 2 would empty the hand: check refuses it
+    ("2", "allowed", [("two", "2")]),             # twin: allowed at this table
+    ("2 3", "forbidden", [("two", "2")]),         # twin: a card stays in the hand
+    ("2 2", "forbidden", [("two", "2")]),         # one 2 of two is not the last card
+])
+def test_answers_respect_two_as_last_card(hand, two_as_last_card, expected):
+    rules = gandengyan.rules_from_dict({"two_as_last_card": two_as_last_card})
+    found = gandengyan.answers("Q", rules, hand=hand)
+    assert [(a.kind, format_cards(a.cards)) for a in found] == expected
+    for answer in found:
+        last = len(answer.cards) == len(hand.split())
+        assert gandengyan.check("Q", list(answer.cards), rules, last_card=last).legal

@@ -198,7 +198,7 @@ def test_absurd_points_are_refused_naming_the_cause():
                                                             "C": {"cards": 5, "jokers": 0}}}
     rules = g.rules_from_dict({"played_bomb_mult": "double", "unit": 1_000_000})
     with pytest.raises(FactsError) as caught:
-        g.settle({**facts, "bombs_played": [4] * 38}, rules)
+        g.settle({**facts, "bombs_played": [4] * 24}, rules)  # 96 cards played, 10 held: two decks hold them
     assert caught.value.code == "too_many_points" and caught.value.field == "bombs_played"
     assert str(MAX_POINTS) in str(caught.value)
     many = {**facts, "losers": {"B": {"cards": 70, "jokers": 4}, "C": {"cards": 5, "jokers": 0}}}

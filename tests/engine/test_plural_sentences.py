@@ -165,7 +165,7 @@ def _refusal(players, losers, **switches):
     ("AB", {"B": {"cards": 5, "twos": 5}}, {}, "twos_exceed_deck", "5 2s held in all, but 1 deck has only 4 — check the 2s."),
     ("ABC", {"B": {"cards": 5, "twos": 5}, "C": {"cards": 5, "twos": 4}}, {}, "twos_exceed_deck",
      "9 2s held in all, but 2 decks have only 8 — check the 2s."),
-    ("AB", {"B": {"cards": 55}}, {}, "cards_exceed_deck",
+    ("ABC", {"B": {"cards": 30}, "C": {"cards": 25}}, {"deckMode": "oneDeck"}, "cards_exceed_deck",
      "55 cards left in all, but 1 deck has only 54 — check the card counts."),
     ("ABC", {"B": {"cards": 55}, "C": {"cards": 54}}, {}, "cards_exceed_deck",
      "109 cards left in all, but 2 decks have only 108 — check the card counts."),

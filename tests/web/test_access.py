@@ -1,11 +1,13 @@
 """Who may record: joining by record link (POST) or PIN, never by GET; the reset share link; the
 PIN limit across workers; the token in no database row and no session cookie."""
-import pytest
-from sqlalchemy import select, text
+import re
 
-from companion import access, scoring
+import pytest
+from sqlalchemy import select, text, update
+
+from companion import access, ratelimit, scoring
 from companion.extensions import db
-from companion.models import Table
+from companion.models import RateBucket, Table
 
 from web_helpers import hidden, text_of
 
@@ -248,43 +250,69 @@ def test_a_changed_secret_key_hides_the_record_link_instead_of_showing_a_wrong_o
 # --- the PIN limit ---------------------------------------------------------------------------------
 
 
-def test_the_pin_limit_holds_across_two_workers_per_table_and_address(app_maker):
-    first, second = app_maker(), app_maker()  # two apps over one database, like two workers
-    public_id, token = new_table(first)
-    recorder = first.test_client()
+def _pin_table(app, pin="246810"):
+    public_id, token = new_table(app)
+    recorder = app.test_client()
     join(recorder, public_id, key=token)
-    recorder.post(f"/t/{public_id}/pin", data={"pin": "246810", "action": "set"})
+    recorder.post(f"/t/{public_id}/pin", data={"pin": pin, "action": "set"})
+    return public_id, recorder
+
+
+def _earlier(app, seconds: int) -> None:
+    """As if ``seconds`` had passed: every PIN count's time moves back (the real rows, no clock mock)."""
+    with app.app_context():
+        db.session.execute(update(RateBucket).where(RateBucket.key.like("pin%"))
+                           .values(window_start=RateBucket.window_start - seconds))
+        db.session.commit()
+
+
+def _seconds_to_wait(response) -> int | None:
+    found = re.search(r"Try again in (\d+) seconds?", text_of(response))
+    return int(found.group(1)) if response.status_code == 429 and found else None
+
+
+def test_wrong_pins_grow_a_delay_per_address_and_the_right_pin_after_it_works(app_maker):
+    first, second = app_maker(), app_maker()  # two apps over one database, like two workers
+    public_id, _recorder = _pin_table(first)
     phones = [first.test_client(), second.test_client()]
-    for attempt in range(5):  # 5 wrong tries from one address, spread over both workers
+    for attempt in range(3):  # the free tries, spread over both workers
         assert join(phones[attempt % 2], public_id, pin=f"00000{attempt}").status_code == 403
-    refused = join(phones[1], public_id, pin="246810")  # even the right PIN, now
-    assert refused.status_code == 429 and "Too many PIN attempts" in text_of(refused)
+    waiting = join(phones[1], public_id, pin="246810")  # even the right PIN waits now: no check is made
+    assert waiting.status_code == 429 and _seconds_to_wait(waiting) in (4, 5)  # 5 s (a second may have passed)
     answer = phones[0].post(f"/t/{public_id}/join", data={"pin": "246810"}, headers={"Accept": "application/json"})
     assert answer.status_code == 429 and answer.json["joined"] is False
-    assert not may_record(phones[0], public_id) and not may_record(phones[1], public_id)
-    elsewhere = second.test_client()  # another address has its own count
+    elsewhere = second.test_client()  # another address is not slowed
     assert elsewhere.post(f"/t/{public_id}/join", data={"pin": "246810"},
                           environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 303
-    other_id, other_token = new_table(first)  # and another table too
-    join(recorder, other_id, key=other_token)
-    recorder.post(f"/t/{other_id}/pin", data={"pin": "135790", "action": "set"})
-    assert join(phones[0], other_id, pin="135790").status_code == 303
+    _earlier(first, 6)
+    assert join(phones[0], public_id, pin="000009").status_code == 403  # the 4th wrong try: next wait 10 s
+    _earlier(first, 6)
+    assert _seconds_to_wait(join(phones[0], public_id, pin="246810")) in (3, 4)  # 10 s after the 4th, 6 passed
+    _earlier(first, 5)
+    assert join(phones[0], public_id, pin="246810").status_code == 303  # the right PIN after the wait
+    assert may_record(phones[0], public_id)
 
 
-def test_the_pin_limit_per_table_holds_for_many_addresses(app_maker):
-    limits = {"pin_table": (4, 3600)}
-    first, second = app_maker(RATE_LIMITS=limits), app_maker(RATE_LIMITS=limits)
-    public_id, token = new_table(first)
-    recorder = first.test_client()
-    join(recorder, public_id, key=token)
-    recorder.post(f"/t/{public_id}/pin", data={"pin": "246810", "action": "set"})
+def test_the_delays_grow_and_stop_at_ten_minutes(app):
+    with app.test_request_context():
+        assert [ratelimit.pin_delay(n) for n in range(1, 12)] == [0, 0, 5, 10, 20, 40, 80, 160, 320, 600, 600]
+
+
+def test_many_addresses_guessing_slow_the_table_down_without_closing_it(app_maker):
+    app = app_maker(PIN_TABLE_BUDGET=4)
+    public_id, recorder = _pin_table(app)
     for i in range(4):
-        app = (first, second)[i % 2]
         assert app.test_client().post(f"/t/{public_id}/join", data={"pin": "000000"},
                                       environ_base={"REMOTE_ADDR": f"10.0.0.{i}"}).status_code == 403
-    late = second.test_client().post(f"/t/{public_id}/join", data={"pin": "246810"},
-                                     environ_base={"REMOTE_ADDR": "10.0.0.99"})
-    assert late.status_code == 429
+    honest = app.test_client()
+    slowed = honest.post(f"/t/{public_id}/join", data={"pin": "246810"}, environ_base={"REMOTE_ADDR": "10.0.0.99"})
+    assert slowed.status_code == 429 and "Many wrong PINs were tried at this table" in text_of(slowed)
+    _earlier(app, 31)
+    joined = honest.post(f"/t/{public_id}/join", data={"pin": "246810"}, environ_base={"REMOTE_ADDR": "10.0.0.99"})
+    assert joined.status_code == 303  # slower, never closed
+    page = text_of(recorder.get(f"/t/{public_id}"))
+    assert "4 wrong PIN tries in the last hour: someone may be guessing." in page
+    assert "wrong PIN" not in text_of(app.test_client().get(f"/t/{public_id}"))  # a watcher is not told
 
 
 # --- the token is stored nowhere ---------------------------------------------------------------

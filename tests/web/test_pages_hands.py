@@ -475,3 +475,32 @@ def test_expired_form_without_the_edit_key_is_refused(client, gdy, app):
     response = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(), "edit_key": "wrong"})
     assert response.status_code == 400
     assert "Everything you entered" not in text_of(response)
+
+
+def test_every_engine_problem_shows_beside_its_field(client, gdy, writer):
+    """Issue 21 item 4: two problems of one hand, each beside its own field, the typed text kept;
+    twin: one problem, one message."""
+    writer(gdy)
+    before = snapshot()
+    data = {**gdy_form(cards_1="99", cards_2="5", jokers_2="9"), **open_form(client, gdy)}
+    response = client.post(f"/t/{gdy.public_id}/record", data=data)
+    assert response.status_code == 400
+    errors = field_errors(response)
+    assert "93" in " ".join(errors["cards_1"]) and "joker" in " ".join(errors["jokers_2"]).lower()
+    body = response.get_data(as_text=True)
+    assert re.search(r'id="cards_1"[^>]*value="99"', body) and re.search(r'id="jokers_2"[^>]*value="9"', body)
+    assert snapshot() == before
+    data = {**gdy_form(cards_1="99"), **open_form(client, gdy)}
+    errors = field_errors(client.post(f"/t/{gdy.public_id}/record", data=data))
+    assert list(errors) == ["cards_1"]
+
+
+def test_every_dagong_points_problem_shows_beside_its_box(client, dg, writer):
+    writer(dg)
+    data = {**dg_form(captured_0="-5", captured_1="52"), **open_form(client, dg)}
+    response = client.post(f"/t/{dg.public_id}/record", data=data)
+    assert response.status_code == 400
+    errors = field_errors(response)
+    assert "negative" in " ".join(errors["captured_0"]) and "multiple of 5" in " ".join(errors["captured_1"])
+    body = response.get_data(as_text=True)
+    assert re.search(r'id="captured_1"[^>]*value="52"', body)

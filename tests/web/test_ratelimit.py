@@ -70,3 +70,47 @@ def test_every_write_endpoint_is_rate_limited(app):
               if rule.methods & {"POST", "PUT", "PATCH", "DELETE"} and rule.endpoint != "static"}
     assert sorted(writes - set(LIMITED) - UNCOUNTED_WRITES) == []
     assert sorted(UNCOUNTED_WRITES - writes) == []  # the list names only real routes
+
+
+@pytest.mark.db
+def test_the_limit_decides_before_the_body_is_read(app_maker):
+    """Past the limit, an import is refused with 429 before its body is parsed: a body the input
+    guard would refuse gets the 429 (not the guard's 400), and the twin under the limit gets the 400."""
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"open_table": (1, 3600)})
+    client = app.test_client()
+    bad = b'{"format": "\\u0000"}'  # the input guard would refuse it (400 bad_text) once it parses it
+    answer = client.post("/api/v1/import", data=bad, content_type="application/json")
+    assert answer.status_code == 400  # under the limit: read, and refused for what it is
+    answer = client.post("/api/v1/import", data=bad, content_type="application/json")
+    assert answer.status_code == 429 and answer.json["error"]["code"] == "rate_limited"
+
+
+@pytest.mark.db
+def test_expensive_reads_have_a_budget_per_address(app_maker):
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (2, 600)})
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).json
+    path = f"/t/{table['id']}/export.csv"
+    assert client.get(path).status_code == 200
+    assert client.get(f"/api/v1/tables/{table['id']}/export").status_code == 200
+    refused = client.get(path)
+    assert refused.status_code == 429 and "Too many requests" in refused.get_data(as_text=True)
+    assert client.get(f"/t/{table['id']}").status_code == 200  # the table page is no expensive read
+    other = client.get(path, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert other.status_code == 200  # another address has its own budget
+
+
+@pytest.mark.db
+def test_a_full_storage_budget_refuses_new_tables_and_imports_clearly(app_maker):
+    app = app_maker(STORAGE_BUDGET_MB=0.0001)  # about 100 bytes: any database is over it
+    client = app.test_client()
+    with app.app_context():
+        assert ratelimit.storage_used() > 100  # a real figure from the database
+    answer = client.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]})
+    assert answer.status_code == 507 and answer.json["error"]["code"] == "storage_full"
+    assert "STORAGE_BUDGET_MB" in answer.json["error"]["message"]
+    assert client.post("/api/v1/import", data=b"{}", content_type="application/json").status_code == 507
+    page = client.post("/new/gandengyan", data={"name": "y"})
+    assert page.status_code == 507 and "storage is full" in page.get_data(as_text=True)
+    roomy = app_maker(STORAGE_BUDGET_MB=1000).test_client()  # the twin: under the budget
+    assert roomy.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).status_code == 201

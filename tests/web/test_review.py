@@ -133,7 +133,7 @@ def test_names_with_json_path_characters(ctx):
     assert {n: (p.won, p.shut_out, p.jokers) for n, p in f.items()} == {
         'A"b': (0, 1, 1), "c.d": (1, 0, 0), "$e": (0, 0, 0), "李'f": (0, 0, 2)}
     copy = review.import_json(review.export_json(table))
-    assert review.export_json(copy) == review.export_json(table)
+    assert played(review.export_json(copy)) == played(review.export_json(table))
 
 
 def test_dagong_summary_figures(dg_night):
@@ -407,7 +407,18 @@ def export(table) -> bytes:
     return review.export_json(table)
 
 
-def test_export_import_export_is_the_same_document(gdy_night, dg_night):
+def played(data: bytes) -> dict:
+    """What an import replays, from an export: the table's settings, players and each hand's facts,
+    status, stake and points (times, revisions and the history are the import's own)."""
+    doc = json.loads(data)
+    table = {k: v for k, v in doc["table"].items() if k not in ("created_at", "updated_at", "revision", "archived_at")}
+    hands = [{k: h[k] for k in ("number", "status", "facts", "outcome", "next_dealer", "points", "stake")}
+             for h in doc["hands"]]
+    return {"table": {**table, "archived": doc["table"]["archived_at"] is not None}, "players": doc["players"],
+            "hands": hands}
+
+
+def test_export_import_replays_the_same_night(gdy_night, dg_night):
     for table in (gdy_night, dg_night):
         first = export(table)
         doc = json.loads(first)
@@ -417,24 +428,40 @@ def test_export_import_export_is_the_same_document(gdy_night, dg_night):
         assert copy.id != table.id and copy.public_id != table.public_id
         assert copy.token_version == 1 and access.edit_token(copy) not in (None, access.edit_token(table))
         db.session.expire_all()
-        assert export(copy) == first  # byte for byte
+        assert played(export(copy)) == played(first)
         assert [(s.name, s.points, s.money) for s in review.standings(copy)] == \
                [(s.name, s.points, s.money) for s in review.standings(table)]
         assert review.summary(copy).players == [
             p.__class__(**{**p.__dict__, "player_id": q.player_id}) for p, q in
             zip(review.summary(table).players, review.summary(copy).players)]
-        assert len(scoring.history(copy)) == len(scoring.history(table))
+        # the history: each hand recorded by the import (and voided, when void)
+        events = scoring.history(copy)
+        assert {e.device for e in events} == {review.IMPORT_DEVICE}
+        assert sum(e.kind == "create" for e in events) == len(doc["hands"])
+        assert sum(e.kind == "void" for e in events) == sum(h["status"] == "void" for h in doc["hands"])
 
 
-def test_points_beyond_32_bits_round_trip(gdy_night):
+def test_forged_points_are_refused_naming_the_hand(gdy_night):
+    """The checksum is no signature: a file whose points were changed and re-summed is refused by the
+    engine's settlement, with the hand's number; nothing is stored."""
     doc = json.loads(export(gdy_night))
-    doc["hands"][0]["points"]["Ann"] += 2**40
-    doc["hands"][0]["points"]["Bo"] -= 2**40
+    doc["hands"][1]["points"]["Ann"] += 2**40
+    doc["hands"][1]["points"]["Bo"] -= 2**40
     doc["checksum"] = review._checksum(doc)
-    data = json.dumps(doc).encode()
-    copy = review.import_json(data)
-    assert {s.name: s.points for s in review.standings(copy)}["Ann"] == 12 + 2**40
-    assert json.loads(export(copy)) == doc
+    before = snapshot()
+    with pytest.raises(review.ImportRefused) as refused:
+        review.import_json(json.dumps(doc).encode())
+    assert refused.value.code == "points_differ"
+    assert "Hand 2: the points in this file are not what the rules give" in str(refused.value.message)
+    assert snapshot() == before
+
+
+def test_the_files_history_is_kept_as_inert_text(client, gdy_night):
+    copy = review.import_json(export(gdy_night))
+    notes = [e for e in scoring.history(copy) if e.kind == scoring.NOTE]
+    assert len(notes) == 1 and "void" in notes[0].after["imported"]  # hand 3 was recorded, then voided
+    page = client.get(f"/t/{copy.public_id}/history")
+    assert page.status_code == 200 and "UTC void" in text_of(page)
 
 
 def test_an_imported_table_keeps_working(gdy_night):
@@ -487,15 +514,23 @@ def damaged_docs(good: bytes):
         "foreign": (json.dumps({"hello": "world"}).encode(), "not a table exported"),
         "newer": (json.dumps(newer).encode(), "newer version"),
         "tampered": (json.dumps(tampered).encode(), "checksum"),
-        "not zero-sum": (resigned(lambda d: d["hands"][0]["points"].update(Ann=99)), "hands.0.points"),
-        "unknown player": (resigned(lambda d: d["hands"][1]["points"].update(Zed=0)), "hands.1.points"),
+        "not zero-sum": (resigned(lambda d: d["hands"][0]["points"].update(Ann=99)), "Hand 1: the points"),
+        "unknown player": (resigned(lambda d: d["hands"][1]["points"].update(Zed=3)), "Hand 2: the points"),
         "bad event": (resigned(lambda d: d["events"][0].update(hand=99)), "events.0"),
-        "unknown rules": (resigned(lambda d: d["table"]["rules"].update(no_such_switch=True)), "house rules"),
+        "unknown rules": (resigned(lambda d: d["table"]["rules"].update(no_such_switch=True)), "Unknown house rule"),
         "foreign game": (resigned(lambda d: d["table"].update(game="mahjong")), "does not know"),
-        "bad time": (resigned(lambda d: d["hands"][2].update(created_at="yesterday")), "hands.2.created_at"),
+        "bad time": (resigned(lambda d: d["events"][2].update(created_at="yesterday")), "events.2.created_at"),
         "duplicate hand": (resigned(lambda d: d["hands"][1].update(number=1)), "hands.1.number"),
+        "hand number 2**31": (resigned(lambda d: d["hands"][1].update(number=2**31)), "hands.1.number"),
         "version 0": (resigned(lambda d: d.update(format_version=0)), "format_version"),
         "long name": (resigned(lambda d: d["players"][0].update(name="x" * 41)), "players.0.name"),
+        "long notes": (resigned(lambda d: d["table"].update(notes="x" * 2001)), "notes are too long"),
+        "NUL in a name": (resigned(lambda d: d["players"][0].update(name="A\x00")), "players.0.name"),
+        "bidi override": (resigned(lambda d: d["players"][0].update(name="A\u202e")), "invisible"),
+        "lone surrogate": (json.dumps({**doc, "table": {**doc["table"], "name": "\ud800"}}).encode(), "table.name"),
+        "huge stake": (resigned(lambda d: d["hands"][0].update(stake="9E+999999")), "hands.0.stake"),
+        "losers as a list": (resigned(lambda d: d["hands"][0]["facts"].update(losers=["Bo"])), "Hand 1 in this file"),
+        "float": (resigned(lambda d: d["hands"][0]["points"].update(Ann=17.0)), "document"),
         "no checksum": (json.dumps({k: v for k, v in doc.items() if k != "checksum"}).encode(), "checksum"),
     }
 

@@ -41,7 +41,9 @@ def test_create_table_pins_rules_and_ids(gdy):
     token = access.edit_token(gdy)
     assert len(gdy.public_id) >= 22 and len(token) >= 32  # ≥128 random bits; the token 192 (HMAC)
     assert gdy.public_id != token and gdy.token_version == 1
-    assert scoring.check_edit_token(gdy, token) and not scoring.check_edit_token(gdy, token[:-1] + "x")
+    wrong = token[:-1] + ("y" if token.endswith("x") else "x")  # differs from the right token, always
+    assert wrong != token
+    assert scoring.check_edit_token(gdy, token) and not scoring.check_edit_token(gdy, wrong)
     assert gdy.rules["joker_doubling"] == "once"
     assert gdy.player_names == ["Ann", "Bo", "Cy", "Di"]
     assert gdy.stake == Decimal("0.5")

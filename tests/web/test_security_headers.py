@@ -9,7 +9,10 @@ from companion import access, scoring
 # here until it is given one, so no route escapes the walk.
 ARGUMENTS = {"game": "gandengyan", "number": 1, "filename": "app.css"}
 # Views that set their own caching rule; they never show an edit token.
-OWN_CACHE_RULE = {"live.state": "no-cache", "review.chart_stylesheet": "public"}
+OWN_CACHE_RULE = {"live.state": "no-cache", "review.chart_stylesheet": "public",
+                  # exports carry no token: revalidated per table revision (ETag), kept private
+                  "review.export_csv": "private, no-cache", "review.export_json": "private, no-cache",
+                  "api.export_table": "private, no-cache"}
 
 
 def get_routes(app):
@@ -27,6 +30,7 @@ def assert_security_headers(response, *, https=False):
     assert headers.get("X-Content-Type-Options") == "nosniff"
     assert headers.get("X-Frame-Options") == "DENY"
     assert headers.get("Referrer-Policy") == "no-referrer"
+    assert "camera=()" in headers.get("Permissions-Policy", "")
     if https:
         assert headers.get("Strict-Transport-Security", "").startswith("max-age=")
     else:

@@ -17,9 +17,9 @@ from ..errors import RulesError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
-from .check import _declared, _is_lead, declared_readings, judge, to_cards
+from .check import _declared, _is_lead, _seated, declaration, declared_readings, judge, to_cards
 from .combos import BOMB_CLASS, analyse, cards_key, strength
-from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
+from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PlayRules, Rules, coerce_rules, play_rules
 
 _WIDTH = {"straight": 1, "linked_pairs": 2, "linked_triples": 3}
 _GROUPS = frozenset({"single", "pair", "triple"})
@@ -58,15 +58,20 @@ def answers(previous, rules: Rules = DEFAULT_RULES, hand=None, *, players=None, 
     table_cards, prev, declared = _table(previous, rules, previous_as)
     rules = play_rules(rules)
     pool = _pool(hand, table_cards)
+    def redeclare(cards: tuple, reading: Reading):
+        """A reading of ``cards`` other than the one used (dagong.md §5.1: the player says what a
+        joker stands for): the declaration that pins it and check's verdict on it so declared."""
+        word = declaration(reading, analyse(cards_key(cards), rules).readings)
+        return None if word is None else (word, judge(table_cards, cards, rules, declared, word))
+
     ranked = weakest_of_each_kind(_candidates(prev, pool, rules, hand is None),
                                   lambda cards: judge(table_cards, cards, rules, declared), kind_of,
-                                  lambda play: strength(play, rules), ("follow",))
+                                  lambda play: strength(play, rules), ("follow",), redeclare)
     return answers_of(ranked, hand is None)
 
 
 def _check_players(players) -> None:
-    if players is not None and (isinstance(players, bool) or players not in range(PLAYER_RANGE[0],
-                                                                                   PLAYER_RANGE[1] + 1)):
+    if players is not None and not _seated(players):
         raise RulesError(N_("大冶打拱 is played by exactly 4 players, not {players}.", players=players),
                          code="player_count", field="players")
 
@@ -80,7 +85,7 @@ def _table(previous, rules: Rules, previous_as) -> tuple:
     table = analyse(cards_key(cards), play_rules(rules))
     if table.deck_problem is not None:
         raise CardError(table.deck_problem, code="too_many_copies", field="previous")
-    declared = _declared(previous_as)
+    declared = _declared(previous_as, "previous_as")
     readings = table.readings
     if declared is not None:
         readings = declared_readings(readings, declared)
@@ -100,6 +105,10 @@ def _pool(hand, table_cards: tuple) -> Pool:
         error = decks_limit_error(cards, DECKS, "hand")
         if error is not None:
             raise error
+        together = decks_limit_error(cards + table_cards, DECKS, "hand")
+        if together is not None:
+            raise CardError(N_("Your hand and the cards on the table together are impossible: {problem}",
+                               problem=together.message), code="too_many_copies", field="hand")
     naturals: dict = {}
     for card in cards:
         if not card.is_joker:

@@ -4,12 +4,13 @@
 and writes the reason with the verdict (:mod:`.reasons`)."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES, Card, CardError, parse_cards
+from ..cards import RANK_NAMES, Card, CardError, declared_text, decks_limit_error, parse_cards
+from ..errors import EngineError
 from ..results import Reading, Verdict
 from ..text import N_
 from . import reasons
-from .combos import BOMB_CLASS, analyse, beats, cards_key
-from .rules import DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
+from .combos import BOMB_CLASS, analyse, beats, cards_key, fits_decks
+from .rules import DECKS, DEFAULT_RULES, PLAYER_RANGE, PlayRules, Rules, coerce_rules, play_rules
 
 _PASS_WORDS = frozenset({"", "-", "pass", "p", "过", "不要", "要不起"})
 _TYPE_WORDS = {"pairs": "linked_pairs", "triples": "linked_triples", "consecutive_pairs": "linked_pairs",
@@ -32,6 +33,11 @@ def to_cards(cards, field: str = "cards") -> tuple:
         raise CardError(error.message, code=error.code, field=field) from None
 
 
+def _seated(players) -> bool:
+    """Is ``players`` a whole number of players 大冶打拱 seats (exactly 4)?"""
+    return type(players) is int and PLAYER_RANGE[0] <= players <= PLAYER_RANGE[1]
+
+
 def _is_pass(play) -> bool:
     return play is None or (isinstance(play, str) and play.strip().lower() in _PASS_WORDS)
 
@@ -40,13 +46,9 @@ def _is_lead(previous) -> bool:
     return previous is None or (isinstance(previous, str) and previous.strip() in ("", "-"))
 
 
-def _declared(value):
-    if value is None:
-        return None
-    if isinstance(value, (list, tuple)):
-        value = " ".join(str(v) for v in value)
-    value = str(value).strip()
-    return value or None
+def _declared(value, field: str = "play_as"):
+    """The declared reading as written (None: nothing declared); not text: CardError naming ``field``."""
+    return declared_text(value, field)
 
 
 def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previous_as=None,
@@ -62,8 +64,8 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
     the common API: no 大冶打拱 rule depends on it.
     """
     rules = coerce_rules(rules)
-    if players is not None and (isinstance(players, bool) or players not in range(PLAYER_RANGE[0],
-                                                                                   PLAYER_RANGE[1] + 1)):
+    previous_as, play_as = _declared(previous_as, "previous_as"), _declared(play_as, "play_as")
+    if players is not None and not _seated(players):
         return Verdict(False, "bad_players", N_("大冶打拱 is played by exactly 4 players, not {players}.",
                                                 players=players))
     lead = _is_lead(previous)
@@ -74,7 +76,7 @@ def check(previous, play, rules: Rules = DEFAULT_RULES, *, players=None, previou
                            N_("The leader of a new trick must play: passing is allowed only when following."))
         return Verdict(True, "pass", N_("Passing is always allowed when following, even when you could beat the play."))
     play_cards = to_cards(play, "play")
-    return judge(previous_cards, play_cards, play_rules(rules), _declared(previous_as), _declared(play_as))
+    return judge(previous_cards, play_cards, play_rules(rules), previous_as, play_as)
 
 
 def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: str | None = None,
@@ -83,15 +85,21 @@ def judge(previous: tuple | None, play: tuple, rules: PlayRules, previous_as: st
     play switches ``rules``."""
     key = cards_key(play)
     mine = analyse(key, rules)
-    table = None
+    table = previous_key = None
     if previous is not None:
-        table = analyse(cards_key(previous), rules)
+        previous_key = cards_key(previous)
+        table = analyse(previous_key, rules)
         if table.deck_problem is not None:
             return Verdict(False, "too_many_copies",
                            N_("The play on the table is impossible: {problem}", problem=table.deck_problem),
                            None, () if mine.deck_problem else mine.readings)
     if mine.deck_problem is not None:
         return Verdict(False, "too_many_copies", mine.deck_problem)
+    if previous_key is not None and not fits_decks(sorted(key + previous_key)):
+        together = decks_limit_error(previous + play, DECKS)  # each play fits the decks, but not both (§2)
+        return Verdict(False, "too_many_copies",
+                       N_("The play on the table and this play together are impossible: {problem}",
+                          problem=together.message), None, mine.readings)
     readings = mine.readings
     if play_as is not None:
         readings = declared_readings(readings, play_as)
@@ -123,7 +131,8 @@ def _follow(table: tuple, previous_as, readings: tuple, key: tuple, rules: PlayR
         ordinary = [r for r in beating if r.type not in BOMB_CLASS]
         used = (ordinary or beating)[0]
         others = [r for r in beating if r is not used]
-        return Verdict(True, "ok", reasons.legal_follow(prev, used, others, rules), used, every)
+        # a legal follow lists every reading that beats, the one used first (as 干瞪眼)
+        return Verdict(True, "ok", reasons.legal_follow(prev, used, others, rules), used, (used, *others))
     code, reason, shown = reasons.not_beating(prev, readings, key, rules)
     return Verdict(False, code, reason, shown, every)
 
@@ -167,6 +176,10 @@ def declaration(reading: Reading, readings: tuple):
     """The shortest ``previous_as`` / ``play_as`` that makes ``reading`` the one used among
     ``readings`` (the cards' readings), or None: the ranks it stands for, else its type, else
     (a 510K) its suits."""
+    if not isinstance(reading, Reading) or not isinstance(readings, (tuple, list)) or not all(
+            isinstance(r, Reading) for r in readings):
+        raise EngineError(N_("A declaration is asked for a reading of the cards and the readings of those cards."),
+                          code="bad_reading", field="reading")
     ranks = " ".join(RANK_NAMES[value] for value in reading.values)
     words = [ranks, reading.type]
     if reading.type == "510k":

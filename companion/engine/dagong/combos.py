@@ -211,6 +211,34 @@ def analyse(key: tuple, rules: PlayRules) -> Analysis:
     return Analysis(read(key, rules), None if error is None else error.message)
 
 
+def fits_decks(codes: list) -> bool:
+    """Do the two decks hold every card of ``codes`` (sorted card codes, e.g. two plays together)?
+    The quick test on codes, the same as ``cards.decks_limit_error`` (which says why not)."""
+    rank = previous = -1
+    in_rank = in_code = jokers = 0
+    for code in codes:
+        if code >= JOKER_CODE:
+            jokers += 1
+            if jokers > 2 * DECKS:
+                return False
+        elif code >> 3 == rank:
+            in_rank += 1
+            if in_rank > 4 * DECKS:
+                return False
+        else:
+            rank, in_rank = code >> 3, 1
+        in_code = in_code + 1 if code == previous else 1
+        if in_code > DECKS and code in _ONE_PER_DECK:
+            return False
+        previous = code
+    return True
+
+
+# the codes a deck holds once: each suited card, the small and the big joker
+_ONE_PER_DECK = frozenset([code for code in _CARD_AT if code < JOKER_CODE and code & 7]
+                          + [SMALL_JOKER * 8, (SMALL_JOKER + 1) * 8])
+
+
 def jokers_over_510k_limit(key: tuple, rules: PlayRules):
     """The joker count when the cards would be a 510K but for ``max_jokers_in_510k``, else None."""
     if len(key) != 3:

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Mapping, NamedTuple
 
 from ..cards import CardError, parse_cards
-from ..errors import FactsError
+from ..errors import FactsError, raise_all
 from ..text import N_, Text
 from .outcome import decide
 from .rules import DEFAULT_RULES, HAND_SIZE, PLAYERS, TOTAL_POINTS, Rules, coerce_rules
@@ -63,30 +63,47 @@ def _fail(message: Text, code: str, field: str | None):
 def validate(facts, rules: Rules) -> Hand:
     """Every fact checked once; raises :class:`FactsError` naming the field."""
     players, banker, partner, shout = seats(facts)
+    problems: list = []  # every problem below the seats, reported at once (errors.raise_all)
     if shout is not None and not rules.shout_allowed:
-        _fail(N_("Shouting is off in these house rules (shoutAllowed): clear the shout and name the partner."),
-              "shout_not_allowed", "shout")
-    order = finishing_order(facts, players)
-    bright = _bright_card(facts.get("bright_card"), rules)
-    xi = _xi_bombs(facts.get("xi_bombs"), players) if rules.bonus_xi_qian else None
+        problems.append(FactsError(N_("Shouting is off in these house rules (shoutAllowed): clear the shout and "
+                                      "name the partner."), code="shout_not_allowed", field="shout"))
+    order = _attempt(problems, finishing_order, facts, players)
+    bright = _attempt(problems, _bright_card, facts.get("bright_card"), rules)
+    xi = _attempt(problems, _xi_bombs, facts.get("xi_bombs"), players) if rules.bonus_xi_qian else None
+    banker_side = tuple(p for p in players if p in (banker, partner))
+    other_side = tuple(p for p in players if p not in banker_side)
+    order_known = order or ()
+    e12 = len(order_known) >= 2 and (order_known[0] in banker_side) == (order_known[1] in banker_side)
+    points = None
+    if shout is None:  # the points of a shout hand are not used
+        if e12 and len(order_known) > 2:
+            problems.append(FactsError(N_("{first} and {second} are partners and went out first and second, so the "
+                                          "hand ended there (E12): the finishing order stops at {second}.",
+                                          first=order_known[0], second=order_known[1]),
+                                       code="order_past_end", field="order"))
+            order_known = order_known[:2]
+        points = _attempt(problems, _points, facts, players, order_known)
+    raise_all(problems)
     if shout is not None:
         if not order:
             _fail(N_("The hand is not over: enter who went out first ({shouter} shouted, so the hand ends as soon "
                      "as anyone goes out).", shouter=shout), "hand_not_over", "order")
         return Hand(players, banker, None, shout, order, {}, 0, bright, xi, partner)
-    banker_side = tuple(p for p in players if p in (banker, partner))
-    other_side = tuple(p for p in players if p not in banker_side)
-    e12 = len(order) >= 2 and (order[0] in banker_side) == (order[1] in banker_side)
-    if e12 and len(order) > 2:
-        _fail(N_("{first} and {second} are partners and went out first and second, so the hand ended there "
-                 "(E12): the finishing order stops at {second}.", first=order[0], second=order[1]),
-              "order_past_end", "order")
-    captured, in_hand = _points(facts, players, order)
+    captured, in_hand = points
     if e12 and not facts.get("captured"):
         _fail(N_("{first} and {second} went out first and second (E12): give the points {others} captured "
                  "(0 if none), which decide between ×4 and ×2.", first=order[0], second=order[1],
                  others="+".join(p for p in players if p not in order[:2])), "missing_points", "captured")
     return Hand(players, banker, partner, None, order, captured, in_hand, bright, xi, None, banker_side, other_side)
+
+
+def _attempt(problems: list, check, *args):
+    """``check(*args)``, or None with its refusal added to ``problems``."""
+    try:
+        return check(*args)
+    except FactsError as error:
+        problems.append(error)
+        return None
 
 
 def seats(facts) -> tuple:
@@ -181,8 +198,11 @@ def _points(facts, players: tuple, order: tuple) -> tuple:
         if name not in players:
             _fail(N_("Captured points are given for '{value}', who is not one of the players ({players}).",
                      value=name, players=", ".join(players)), "unknown_player", f"captured.{name}")
-    captured = {p: _point_value(raw.get(p), f"captured.{p}", p) for p in players}
-    in_hand = _point_value(facts.get("last_hand_points"), "last_hand_points", N_("Points left in hand"))
+    problems: list = []  # each player's points and the points in hand, all reported
+    captured = {p: _attempt(problems, _point_value, raw.get(p), f"captured.{p}", p) for p in players}
+    in_hand = _attempt(problems, _point_value, facts.get("last_hand_points"), "last_hand_points",
+                       N_("Points left in hand"))
+    raise_all(problems)
     total = sum(captured.values()) + in_hand
     if total > TOTAL_POINTS:
         _fail(N_("The captured points and the points left in hand add up to {total}, but the two decks hold only "

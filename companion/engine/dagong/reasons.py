@@ -67,13 +67,31 @@ def describe(reading: Reading) -> Text:
     return N_("{kind}", kind=kind)
 
 
+# Each phrase of describe() as the start of a sentence: its own catalog entry, so that a reason
+# that begins with the play ("A single 5 …") is translated whole in every language.
+_CAPITALS = {lower.template: upper for lower, upper in (
+    (N_("a pair of {rank}"), N_("A pair of {rank}")),
+    (N_("a single joker (counts as {rank})"), N_("A single joker (counts as {rank})")),
+    (N_("a single {rank}"), N_("A single {rank}")),
+    (N_("a triple of {rank}"), N_("A triple of {rank}")),
+    (N_("a soft bomb of {count} × {rank} (with jokers)"), N_("A soft bomb of {count} × {rank} (with jokers)")),
+    (N_("a bomb of {count} × {rank}"), N_("A bomb of {count} × {rank}")),
+    (N_("consecutive pairs {low} to {top}"), N_("Consecutive pairs {low} to {top}")),
+    (N_("consecutive triples {low} to {top}"), N_("Consecutive triples {low} to {top}")),
+    (N_("a straight {low} to {top}"), N_("A straight {low} to {top}")),
+    (N_("a rolling bomb (滚龙) {low} to {top} of {count} cards"),
+     N_("A rolling bomb (滚龙) {low} to {top} of {count} cards")),
+    (N_("a pure 510K of {suit}"), N_("A pure 510K of {suit}")),
+    (N_("a mixed 510K"), N_("A mixed 510K")),
+    (N_("four jokers (the top bomb)"), N_("Four jokers (the top bomb)")),
+)}
+
+
 def capital(text: Text) -> Text:
-    """The same phrase with a capital first letter (the template gets one too)."""
-    template = text.template
-    if not template or not template[0].islower():
-        return text
-    plural = text.plural[0].upper() + text.plural[1:] if text.plural else text.plural
-    return Text(template[0].upper() + template[1:], text.params, plural, text.count)
+    """The same phrase at the start of a sentence: the capitalised template of :data:`_CAPITALS`
+    (a catalog entry of its own), so that the phrase is still translated."""
+    upper = _CAPITALS.get(text.template)
+    return text if upper is None else Text(upper.template, text.params, text.plural, text.count)
 
 
 def either(texts: list) -> Text:
@@ -184,8 +202,7 @@ def _not_beating_ordinary(prev: Reading, readings: tuple) -> tuple:
 def _not_beating_bomb_class(prev: Reading, play: Reading, rules: PlayRules) -> tuple:
     kinds = (play.type, prev.type)
     if power(play, rules) is None:
-        return ("needs_bomb", N_("{previous} can only be beaten by a stronger 510K or bomb, not by {play}.",
-                                 previous=capital(describe(prev)), play=describe(play)), play)
+        return ("needs_bomb", _what_beats(prev, rules, capital(describe(prev)), describe(play)), play)
     if kinds == ("510k", "510k"):
         return _510k_below_510k(prev, play) + (play,)
     if kinds == ("510k", "bomb"):
@@ -200,6 +217,21 @@ def _not_beating_bomb_class(prev: Reading, play: Reading, rules: PlayRules) -> t
         return _bomb_below_bomb(prev, play, rules) + (play,)
     return ("bomb_too_small", N_("{play} cannot beat {previous}.", play=capital(describe(play)),
                                  previous=describe(prev)), play)
+
+
+def _what_beats(prev: Reading, rules: PlayRules, previous: Text, play: Text) -> Text:
+    """Why an ordinary play cannot beat the bomb-class ``prev``, naming only what can (§5.3: a
+    510K never beats a bomb, except a bomb of 4 cards or fewer under bombVs510K)."""
+    if prev.type == "510k":
+        return N_("{previous} can only be beaten by a stronger 510K or by a bomb, not by {play}.",
+                  previous=previous, play=play)
+    if prev.type == "four_jokers":
+        return N_("{previous} is the strongest play: nothing beats it, so {play} cannot.", previous=previous,
+                  play=play)
+    if prev.type == "bomb" and rules.bomb_vs_510k == "510KAboveFourBomb" and prev.length <= 4:
+        return N_("{previous} can only be beaten by a 510K or by a stronger bomb, not by {play}.",
+                  previous=previous, play=play)
+    return N_("{previous} can only be beaten by a stronger bomb, not by {play}.", previous=previous, play=play)
 
 
 def _510k_below_510k(prev: Reading, play: Reading) -> tuple:

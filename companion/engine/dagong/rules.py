@@ -167,7 +167,7 @@ def rules_from_dict(data: Mapping[str, Any] | None = None, preset: str | None = 
     """
     if isinstance(data, Rules):
         return data
-    if preset is not None and preset not in PRESETS:
+    if preset is not None and (not isinstance(preset, str) or preset not in PRESETS):
         raise RulesError(N_("Unknown preset '{preset}': choose one of {choices}.", preset=preset,
                             choices=", ".join(PRESETS)), code="unknown_preset", field="preset")
     base = PRESETS[preset] if preset is not None else DEFAULT_RULES

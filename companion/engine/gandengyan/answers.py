@@ -15,7 +15,7 @@ from ..cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
-from .check import _declared_text, _is_lead, check
+from .check import _declared_text, _excess_text, _is_lead, check
 from .combos import (ACE, BOMB_TYPES, CONNECTED_PAIRS, JOKER, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO, bomb_key,
                      cards_of, codes_of, deck_excess, readings_for)
 from .rules import Rules, as_rules, decks, players_error
@@ -62,12 +62,15 @@ def answers(previous, rules: Rules = None, hand=None, *, players=None, previous_
         raise error
     n_decks = decks(rules, players)
     table_cards, top = _table(previous, rules, previous_as, n_decks)
+    whole_decks = hand is None or (isinstance(hand, str) and not hand.strip())
     pool = _pool(hand, table_cards, n_decks)
+    # an answer that would empty the hand is judged as the player's last card (twoAsLastCard)
     ranked = weakest_of_each_kind(_candidates(top, pool, rules, n_decks),
                                   lambda cards: check(table_cards, cards, rules, players=players,
-                                                      previous_as=previous_as),
+                                                      previous_as=previous_as,
+                                                      last_card=not whole_decks and len(cards) == pool.size),
                                   kind_of, lambda play: weight(play, rules), ("follow", "two", "joker"))
-    return answers_of(ranked, hand is None or (isinstance(hand, str) and not hand.strip()))
+    return answers_of(ranked, whole_decks)
 
 
 def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
@@ -77,11 +80,12 @@ def _table(previous, rules: Rules, previous_as, n_decks: int) -> tuple:
                         code="missing", field="previous")
     cards = cards_of(previous, "previous")
     codes = codes_of(cards, "previous")
-    if deck_excess(codes, n_decks) is not None:
-        raise CardError(N_("The cards on the table need more decks than the table has."),
-                        code="too_many_copies", field="previous")
+    excess = deck_excess(codes, n_decks)
+    if excess is not None:  # the sentence names the rank (or card) there are too many of
+        raise CardError(N_("The cards on the table need more decks than the table has: {problem}",
+                           problem=_excess_text(excess, n_decks)), code="too_many_copies", field="previous")
     readings = readings_for(codes, rules)
-    declared = _declared_text(previous_as)
+    declared = _declared_text(previous_as, "previous_as")
     if declared is not None:
         want = sorted(min(c.rank, JOKER) for c in cards_of(declared, "previous_as"))
         readings = tuple(r for r in readings if sorted(min(v, JOKER) for v in r.values) == want)
@@ -95,9 +99,11 @@ def _pool(hand, table_cards: tuple, n_decks: int) -> Pool:
     else:
         cards = cards_of(hand, "hand")
         together = tuple(sorted(codes_of(cards, "hand") + codes_of(table_cards, "previous")))
-        if deck_excess(together, n_decks) is not None:
-            raise CardError(N_("Your hand and the cards on the table together need more decks than the "
-                               "table has."), code="too_many_copies", field="hand")
+        excess = deck_excess(together, n_decks)
+        if excess is not None:
+            raise CardError(N_("Your hand and the cards on the table together need more decks than the table "
+                               "has: {problem}", problem=_excess_text(excess, n_decks)),
+                            code="too_many_copies", field="hand")
     naturals: dict = {}
     for card in cards:
         if not card.is_joker:

@@ -2,8 +2,7 @@
 included, when it is made; the cards are read by :mod:`.combos` only."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES
-from ..errors import RulesError
+from ..cards import RANK_NAMES, declared_text
 from ..results import Reading, Verdict
 from ..text import N_, NP_, Text
 from .combos import (BOMB, BOMB_TYPES, CONNECTED_PAIRS, JOKER, JOKER_BOMB, NATURAL_LIMIT, PAIR, SINGLE,
@@ -110,7 +109,6 @@ _BAD_READING = N_("{cards} cannot be read as {declared}; it can be read as {read
 _NO_READING = N_("{cards} cannot be read as {declared}.")
 _BAD_PREVIOUS_READING = N_("The play on the table, {cards}, cannot be read as {declared}; it can be read as "
                            "{readings}.")
-_BAD_RULES = N_("The house rules could not be read: {message}")
 
 
 def _say(template: Text, count: int | None = None, /, **params) -> Text:
@@ -134,12 +132,10 @@ def _is_lead(previous) -> bool:
     return isinstance(previous, (tuple, list)) and len(previous) == 0
 
 
-def _declared_text(declared) -> str | None:
-    """The declared reading as the user wrote it (None = nothing declared)."""
-    if declared is None:
-        return None
-    text = declared.strip() if isinstance(declared, str) else _text_of(declared)
-    return None if text in ("", "-") else text
+def _declared_text(declared, field: str = "play_as") -> str | None:
+    """The declared reading as the user wrote it (None = nothing declared); not text: CardError."""
+    text = declared_text(declared, field)
+    return None if text in (None, "-") else text
 
 
 def check(previous, play, rules: Rules = None, *, players: int | None = None, previous_as=None,
@@ -151,12 +147,12 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
     When following, a play is read the ordinary way if that beats the table; as a bomb only when
     declared or when nothing else beats. Unreadable card text raises :class:`CardError` (field
     ``previous``, ``play``, ``previous_as`` or ``play_as``); anything else wrong gives an illegal
-    :class:`Verdict`.
+    :class:`Verdict`. Unreadable house rules raise :class:`RulesError` naming the switch
+    (``rules.<key>``), as in 大冶打拱.
     """
-    try:
-        rules = as_rules(rules)
-    except RulesError as error:
-        return _no("bad_rules", _say(_BAD_RULES, message=str(error.message)))
+    rules = as_rules(rules)
+    previous_as = _declared_text(previous_as, "previous_as")
+    play_as = _declared_text(play_as, "play_as")
     top = None if _is_lead(previous) else _Play(previous, "previous", rules)
     mine = _Play(play, "play", rules)
     error = players_error(rules, players)
@@ -171,7 +167,7 @@ def check(previous, play, rules: Rules = None, *, players: int | None = None, pr
     if not mine.readings:
         return _no_reading(mine, rules)
     chosen = mine.readings
-    declared = _declared_text(play_as)
+    declared = play_as
     if declared is not None:
         chosen = _declared(mine, play_as, declared, "play_as", _BAD_READING, _NO_READING)
         if isinstance(chosen, Verdict):
@@ -214,7 +210,7 @@ def _follow(top: _Play, mine: _Play, chosen: tuple, declared: bool, previous_as,
     if not top.readings:
         return _no("bad_previous", _say(_BAD_PREVIOUS, previous=_text_of(top.cards)), None, mine.readings)
     table = top.readings[0]  # the table's play at its highest reading unless declared (§3.5)
-    text = _declared_text(previous_as)
+    text = previous_as
     if text is not None:
         table = _declared(top, previous_as, text, "previous_as", _BAD_PREVIOUS_READING, _IMPOSSIBLE_READING)
         if isinstance(table, Verdict):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..cards import JOKERS_PER_DECK
-from ..errors import FactsError
+from ..errors import FactsError, raise_all
 from ..text import N_, NP_, Text
 from .rules import PLAYER_RANGE, Rules, as_rules, decks
 
@@ -52,6 +52,24 @@ _E_TWOS_DECK = NP_("{total} 2s held in all, but {decks} deck has only {limit} �
                    "{total} 2s held in all, but {decks} decks have only {limit} — check the 2s.", None)
 _E_CARDS_DECK = NP_("{total} cards left in all, but {decks} deck has only {limit} — check the card counts.",
                     "{total} cards left in all, but {decks} decks have only {limit} — check the card counts.", None)
+_E_CARDS_DEAL = N_("{name}: {cards} cards left, but with {players} players and {decks_cards} cards a hand holds at "
+                   "most {limit} (6 dealt to the dealer plus the {stock} left to draw) — check the cards left.")
+_E_HELD_NATURAL = NP_("{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
+                      "{decks} deck has only {limit} — count the jokers in the bomb or check its size.",
+                      "{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
+                      "{decks} decks have only {limit} — count the jokers in the bomb or check its size.", None)
+_E_HELD_JOKERS = NP_("{name}: the bombs held ({sizes}) need jokers (at least {need}: {decks} deck has only {limit} "
+                     "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.",
+                     "{name}: the bombs held ({sizes}) need jokers (at least {need}: {decks} decks have only {limit} "
+                     "cards of a rank), but the jokers held are {jokers} — check the jokers or the bombs.", None)
+_E_PLAYED_CARDS = NP_("Bombs of {played} cards played and {held} cards left in the losers' hands make {total}, but "
+                      "{decks} deck has only {limit} cards — check the bombs played.",
+                      "Bombs of {played} cards played and {held} cards left in the losers' hands make {total}, but "
+                      "{decks} decks have only {limit} cards — check the bombs played.", None)
+_E_PLAYED_JOKERS = NP_("The bombs played need {need} jokers and the losers hold {held}, but {decks} deck has only "
+                       "{limit} — check the bombs played or the jokers held.",
+                       "The bombs played need {need} jokers and the losers hold {held}, but {decks} decks have only "
+                       "{limit} — check the bombs played or the jokers held.", None)
 _E_BOOL = N_("{name}: {what} must be true or false, not '{value}'.")
 _E_LIST = N_("{name}: {what} must be a list of bomb sizes such as [4, 5].")
 _E_BOMB_SIZE = N_("{name}: a bomb of {size} cards is not possible here — bombs have {low} to {high} cards.")
@@ -67,6 +85,8 @@ _E_SHUT_OUT_EXACT = N_("{name}: never played and only trick winners draw, so {na
                        "not {cards}.")
 _E_DEALER_PLAYED = N_("{name}: the dealer always leads the first trick — mark 'only the opening lead' "
                       "instead of 'never played'.")
+_E_DEALER_NEVER_SHUT_OUT = N_("{name}: the dealer always leads the first trick, and at this table that lead counts "
+                              "as a play, so the dealer is never shut out — untick 'Never played a card'.")
 _E_NOT_DEALER = N_("{name}: only the dealer can have played just the opening lead — {dealer} is the dealer.")
 _E_NEED_DEALER = N_("{name}: only the opening lead is marked, so say who the dealer is.")
 _E_TRICKS = N_("The number of tricks must be a whole number from 0 to 108, not '{value}'.")
@@ -212,23 +232,29 @@ def _entry(losers: Mapping, name: str) -> dict:
     return out
 
 
-def _counts(entry: dict, name: str) -> tuple:
-    """(cards, jokers) of one loser."""
-    base = f"losers.{name}"
+def _cards(entry: dict, name: str) -> int:
+    """The cards a loser has left (at least 1)."""
     cards = entry.get("cards")
     if cards is None:
-        _fail("cards_missing", f"{base}.cards", _E_CARDS_MISSING, name=name)
-    cards = _int(cards, name, "cards", f"{base}.cards", low=1)
+        _fail("cards_missing", f"losers.{name}.cards", _E_CARDS_MISSING, name=name)
+    return _int(cards, name, "cards", f"losers.{name}.cards", low=1)
+
+
+def _jokers(entry: dict, name: str, cards: int | None) -> int:
+    """The jokers a loser holds (no more than the cards left, when those are known)."""
+    field = f"losers.{name}.jokers"
     jokers = entry.get("jokers")
-    jokers = 0 if jokers is None else _int(jokers, name, "jokers", f"{base}.jokers")
-    if jokers > cards:
-        _fail("jokers_exceed_cards", f"{base}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+    jokers = 0 if jokers is None else _int(jokers, name, "jokers", field)
+    if cards is not None and jokers > cards:
+        _fail("jokers_exceed_cards", field, _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
               name=name, jokers=jokers, cards=cards)
-    return cards, jokers
+    return jokers
 
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
-    """The bombs a loser holds; under ``heldBombMult=bySize`` the jokers are counted first (§8 S7)."""
+    """The bombs a loser holds, within the cards held and the decks: under ``heldBombMult=bySize``
+    the jokers are counted first (§8 S7), so a bomb is natural cards of one rank (at most 4 per
+    deck); otherwise a bomb bigger than a rank's natural cards needs the jokers held."""
     if entry.get("held_bombs") is None:
         return []
     field = f"losers.{name}.held_bombs"
@@ -237,7 +263,24 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
     if sum(held) > (cards - jokers if by_size else cards):
         _fail("held_bombs_exceed_cards", field, _E_HELD_CARDS_JOKERS if by_size and jokers else _E_HELD_CARDS,
               cards, name=name, total=sum(held), cards=cards, jokers=jokers)
+    natural = 4 * n_decks  # the natural cards of one rank in the decks
+    if by_size:
+        for i, size in enumerate(held):
+            if size > natural:
+                _fail("held_bomb_needs_jokers", f"{field}.{i}", _E_HELD_NATURAL, n_decks, name=name, size=size,
+                      decks=n_decks, limit=natural)
+    need = sum(max(0, size - natural) for size in held)
+    if not by_size and need > jokers:
+        _fail("held_bombs_need_jokers", field, _E_HELD_JOKERS, n_decks, name=name,
+              sizes=", ".join(map(str, held)), need=need, decks=n_decks, limit=natural, jokers=jokers)
     return held
+
+
+def _most_cards(players: int, n_decks: int) -> tuple:
+    """(the most cards one hand can hold, the cards left to draw after the deal): the dealer's 6
+    and every card of the stock (§3.2: 6 to the dealer, 5 to each other player)."""
+    stock = CARDS_PER_DECK * n_decks - (5 * players + 1)
+    return 6 + max(stock, 0), max(stock, 0)
 
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
@@ -249,8 +292,9 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
     opening = _bool(entry.get("dealer_only_opening"), name, "dealer_only_opening",
                     f"{base}.dealer_only_opening", False)
     if not played:
-        if name == dealer:
-            _fail("dealer_played", f"{base}.played", _E_DEALER_PLAYED, name=name)
+        if name == dealer:  # the sentence names only a box the table's form shows (shutOutDealerException)
+            _fail("dealer_played", f"{base}.played",
+                  _E_DEALER_PLAYED if rules.shut_out_dealer_exception else _E_DEALER_NEVER_SHUT_OUT, name=name)
         if rules.draw_mode == "winnerOnly" and cards != 5:
             _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
         if cards < 5:
@@ -265,45 +309,89 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
 class _Totals:
     """What all losers hold together, against what the decks hold (§9)."""
 
-    __slots__ = ("jokers", "cards", "twos", "n_decks")
+    __slots__ = ("jokers", "cards", "twos", "n_decks", "told")
 
     def __init__(self, n_decks: int):
         self.jokers = self.cards = self.twos = 0
         self.n_decks = n_decks
+        self.told: set = set()  # each total is refused once, at the loser who passes the decks
 
-    def add(self, name: str, cards: int, jokers: int) -> None:
+    def _over(self, code: str, field: str, template: Text, total: int, limit: int) -> None:
+        if total > limit and code not in self.told:
+            self.told.add(code)
+            _fail(code, field, template, self.n_decks, total=total, decks=self.n_decks, limit=limit)
+
+    def add(self, name: str, cards: int | None, jokers: int | None, problems: list) -> None:
         n = self.n_decks
-        self.jokers += jokers
-        if self.jokers > JOKERS_PER_DECK * n:
-            _fail("jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, n, total=self.jokers, decks=n,
-                  limit=JOKERS_PER_DECK * n)
-        self.cards += cards
-        if self.cards > CARDS_PER_DECK * n:
-            _fail("cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, n, total=self.cards, decks=n,
-                  limit=CARDS_PER_DECK * n)
+        self.jokers += jokers or 0
+        _attempt(problems, self._over, "jokers_exceed_deck", f"losers.{name}.jokers", _E_JOKERS_DECK, self.jokers,
+                 JOKERS_PER_DECK * n)
+        self.cards += cards or 0
+        _attempt(problems, self._over, "cards_exceed_deck", f"losers.{name}.cards", _E_CARDS_DECK, self.cards,
+                 CARDS_PER_DECK * n)
 
     def add_twos(self, name: str, twos: int) -> None:
-        n = self.n_decks
         self.twos += twos
-        if self.twos > 4 * n:
-            _fail("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, n, total=self.twos, decks=n,
-                  limit=4 * n)
+        self._over("twos_exceed_deck", f"losers.{name}.twos", _E_TWOS_DECK, self.twos, 4 * self.n_decks)
 
 
-def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals) -> dict:
+def _attempt(problems: list, check, *args, default=None):
+    """``check(*args)``, or ``default`` with its refusal added to ``problems`` (every fact is
+    checked, and every problem reported at once)."""
+    try:
+        return check(*args)
+    except FactsError as error:
+        problems.append(error)
+        return default
+
+
+def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_players: int,
+           problems: list) -> dict:
+    """One loser's facts, each checked; the problems found are added to ``problems`` (a fact
+    that others depend on, such as the cards left, stops the checks that need it)."""
     entry = _entry(losers, name)
-    cards, jokers = _counts(entry, name)
-    totals.add(name, cards, jokers)
+    base = f"losers.{name}"
+    cards = _attempt(problems, _cards, entry, name)
+    jokers = _attempt(problems, _jokers, entry, name, cards)
+    if cards is not None:
+        _attempt(problems, _within_deal, name, cards, n_players, totals.n_decks)
+    totals.add(name, cards, jokers, problems)
     twos = entry.get("twos")
-    twos = 0 if twos is None else _int(twos, name, "twos", f"losers.{name}.twos")
+    twos = 0 if twos is None else _attempt(problems, _int, twos, name, "twos", f"{base}.twos", default=0)
+    if cards is None or jokers is None:
+        return {}
     if twos + jokers > cards:
-        _fail("twos_exceed_cards", f"losers.{name}.twos", _E_TWOS_CARDS, cards, name=name, twos=twos, jokers=jokers,
-              cards=cards)
-    held = _held(entry, name, cards, jokers, rules, totals.n_decks)
-    played, opening = _shut_out(entry, name, cards, dealer, rules)
-    totals.add_twos(name, twos)
+        problems.append(FactsError(Text(_E_TWOS_CARDS.template, {"name": name, "twos": twos, "jokers": jokers,
+                                                                   "cards": cards}, _E_TWOS_CARDS.plural, cards),
+                                   code="twos_exceed_cards", field=f"{base}.twos"))
+    held = _attempt(problems, _held, entry, name, cards, jokers, rules, totals.n_decks, default=[])
+    played, opening = _attempt(problems, _shut_out, entry, name, cards, dealer, rules, default=(True, False))
+    _attempt(problems, totals.add_twos, name, twos)
     return {"cards": cards, "jokers": jokers, "twos": twos, "held_bombs": held, "played": played,
             "dealer_only_opening": opening}
+
+
+def _played_within_decks(bombs: list, n_decks: int, totals: _Totals) -> None:
+    """The bombs played fit the decks with the cards the losers still hold (a card is played or
+    held, not both): their cards, and the jokers a bomb bigger than a rank's natural cards needs
+    (the double joker: two) with the jokers held."""
+    played, limit = sum(bombs), CARDS_PER_DECK * n_decks
+    if played and played + totals.cards > limit:
+        _fail("bombs_exceed_deck", "bombs_played", _E_PLAYED_CARDS, n_decks, played=played, held=totals.cards,
+              total=played + totals.cards, decks=n_decks, limit=limit)
+    natural = 4 * n_decks
+    need = sum(2 if size == 2 else max(0, size - natural) for size in bombs)
+    jokers = JOKERS_PER_DECK * n_decks
+    if need and need + totals.jokers > jokers:
+        _fail("bombs_need_jokers", "bombs_played", _E_PLAYED_JOKERS, n_decks, need=need, held=totals.jokers,
+              decks=n_decks, limit=jokers)
+
+
+def _within_deal(name: str, cards: int, n_players: int, n_decks: int) -> None:
+    limit, stock = _most_cards(n_players, n_decks)
+    if cards > limit:
+        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
+              players=n_players, decks_cards=CARDS_PER_DECK * n_decks, limit=limit, stock=stock)
 
 
 def validate_facts(facts, rules: Rules = None) -> dict:
@@ -319,14 +407,22 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     n_decks = decks(rules, len(players))
     winner, dealer, losers = _people(facts, players)
     totals = _Totals(n_decks)
-    out_losers = {name: _loser(losers, name, dealer, rules, totals) for name in players if name != winner}
+    problems: list = []  # every problem of the losers, the bombs and the tricks, reported at once
+    out_losers = {}
+    for name in players:
+        if name != winner:
+            out_losers[name] = _attempt(problems, _loser, losers, name, dealer, rules, totals, len(players),
+                                        problems)
     bombs = facts.get("bombs_played")
     if bombs is None:
         bombs = facts.get("bombsPlayed")
-    bombs = _sizes(bombs, "bombs_played", "bombs_played", rules, n_decks, True) if bombs else []
+    bombs = _attempt(problems, _sizes, bombs, "bombs_played", "bombs_played", rules, n_decks, True,
+                     default=[]) if bombs else []
+    _attempt(problems, _played_within_decks, bombs, n_decks, totals)
     tricks = facts.get("tricks")
     if tricks is not None and (type(tricks) is not int or not 0 <= tricks <= MAX_NUMBER):
-        _fail("bad_tricks", "tricks", _E_TRICKS, value=tricks)
+        problems.append(FactsError(Text(_E_TRICKS.template, {"value": tricks}), code="bad_tricks", field="tricks"))
+    raise_all(problems)
     out = {"players": players, "winner": winner, "losers": out_losers, "bombs_played": bombs, "tricks": tricks}
     if dealer is not None:
         out["dealer"] = dealer

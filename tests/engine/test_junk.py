@@ -1,0 +1,121 @@
+"""Junk never reaches a non-engine exception (issue 19 item 6): every public engine function, fed
+any value in any argument, answers or raises an engine error (a subclass of ``EngineError``)."""
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.engine import dagong, gandengyan
+from companion.engine.cards import Card, parse_cards
+from companion.engine.errors import EngineError, RulesError
+from companion.engine.money import apply_stake, parse_stake
+
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True, allow_infinity=True),
+    st.decimals(allow_nan=True, allow_infinity=True), st.sampled_from([Decimal("sNaN"), Decimal("NaN"),
+                                                                      Decimal("-Infinity"), Decimal("1e3")]),
+    st.text(max_size=12), st.sampled_from(["8 8", "5 JK JK", "-", "pass", "1e3", "3 3 4 4", "2", "JK",
+                                           "10h Kh 5h", "9 9 9 9", "A", "x"]),
+    st.binary(max_size=4), st.builds(Card, st.sampled_from([3, 8, 15, 16, 17, 18])), st.just(object()))
+junk = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.tuples(inner, inner), st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    st.dictionaries(st.sampled_from(["winner", "losers", "players", "order", "dealer", "cards", "bombs",
+                                     "jokers", "twos", "captured", "in_hand", "teams", "A", "B", "C"]), inner,
+                    max_size=5)), max_leaves=8)
+GAMES = [gandengyan, dagong]
+
+
+def _only_engine_errors(call, *args, **kwargs):
+    try:
+        call(*args, **kwargs)
+    except EngineError:
+        pass
+
+
+@SETTINGS
+@given(previous=junk, play=junk, rules=junk, players=junk, previous_as=junk, play_as=junk, last_card=junk)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_check(game, previous, play, rules, players, previous_as, play_as, last_card):
+    _only_engine_errors(game.check, previous, play, rules, players=players, previous_as=previous_as,
+                        play_as=play_as, last_card=last_card)
+    _only_engine_errors(game.check, "6 6", "7 7", players=players, previous_as=previous_as, play_as=play_as)
+
+
+@SETTINGS
+@given(previous=junk, rules=junk, hand=junk, players=junk, previous_as=junk)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_answers(game, previous, rules, hand, players, previous_as):
+    _only_engine_errors(game.answers, previous, rules, hand, players=players, previous_as=previous_as)
+    _only_engine_errors(game.answers, "6 6", None, "7 7 8 8", players=players, previous_as=previous_as)
+
+
+@SETTINGS
+@given(facts=junk, rules=junk, stake=junk)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_settle_and_facts(game, facts, rules, stake):
+    _only_engine_errors(game.settle, facts, rules, stake)
+    _only_engine_errors(game.validate_facts, facts, rules)
+    _only_engine_errors(game.needed_facts, rules)
+    _only_engine_errors(game.next_dealer, facts)
+
+
+@SETTINGS
+@given(cards=junk, rules=junk, data=junk, preset=junk)
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_classify_and_rules(game, cards, rules, data, preset):
+    _only_engine_errors(game.classify, cards, rules)
+    _only_engine_errors(game.rules_from_dict, data)
+    _only_engine_errors(game.rules_from_dict, data, preset=preset)
+
+
+@SETTINGS
+@given(value=junk, readings=junk)
+def test_parsers_and_declaration(value, readings):
+    _only_engine_errors(parse_cards, value)
+    _only_engine_errors(parse_stake, value)
+    _only_engine_errors(parse_stake, value, allow_zero=True)
+    _only_engine_errors(apply_stake, {"A": 1, "B": -1}, value)
+    _only_engine_errors(dagong.declaration, value, readings)
+
+
+# the reproducers of the issue, each with its twin
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_a_number_as_the_declared_reading(game):
+    with pytest.raises(EngineError) as error:
+        game.check("6 6", "7 7", previous_as=8)
+    assert error.value.field == "previous_as"
+    with pytest.raises(EngineError) as error:
+        game.check("6 6", "7 7", play_as=8)
+    assert error.value.field == "play_as"
+    with pytest.raises(EngineError) as error:
+        game.answers("6 6", previous_as=8)
+    assert error.value.field == "previous_as"
+    assert game.check("6 6", "7 7", previous_as="6 6").legal  # twin: text
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_a_signalling_nan_player_count(game):
+    with pytest.raises(EngineError) as error:
+        verdict = game.check("6", "7", players=Decimal("sNaN"))
+        assert not verdict.legal and verdict.code == "bad_players"
+        raise RulesError("illegal verdict", field="players")
+    assert error.value.field == "players"
+    assert game.check("6", "7", players=4).legal  # twin
+
+
+@pytest.mark.parametrize("value", [Decimal("sNaN"), Decimal("NaN"), "1e3", "1E3", "2e-1", 1e20])
+def test_stakes_refused(value):
+    with pytest.raises(EngineError) as error:
+        parse_stake(value)
+    assert error.value.field == "stake" and error.value.code == "bad_stake"
+
+
+def test_exponent_says_how_to_write_it():
+    with pytest.raises(EngineError) as error:
+        parse_stake("1e3")
+    assert "1000" in str(error.value.message)
+    assert parse_stake("1000") == 1000 and parse_stake(Decimal("1000")) == 1000  # twins
+    assert str(parse_stake(Decimal("1e3"))) == "1000"  # a Decimal is a number, shown plainly
