@@ -179,12 +179,15 @@ def test_every_page_shows_everyone_who_played(client, gdy, writer):
 
 
 def test_the_undo_button_takes_back_a_change_of_players(client, gdy, writer):
-    from web_helpers import hidden
+    import re
     writer(gdy)
     scoring.change_players(gdy, ["Ann", "Bo", "Cy", "Di", "Eve"])
     page = client.get(f"/t/{gdy.public_id}")
-    form = {"csrf_token": hidden(page, "csrf_token")} if client.application.config.get("WTF_CSRF_ENABLED") else {}
-    response = client.post(f"/t/{gdy.public_id}/undo", data=form, follow_redirects=True)
+    named = re.search(r'name="undo_event" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    assert named.startswith("players-")
+    stale = client.post(f"/t/{gdy.public_id}/undo", data={"undo_event": "1"})  # the button named another change
+    assert stale.status_code == 409
+    response = client.post(f"/t/{gdy.public_id}/undo", data={"undo_event": named}, follow_redirects=True)
     assert response.status_code == 200 and "Undone: the last change of players." in response.get_data(as_text=True)
     db.session.expire_all()
     assert gdy.player_names == ["Ann", "Bo", "Cy", "Di"]
