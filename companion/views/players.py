@@ -21,10 +21,15 @@ def _most(table: Table) -> int:
     return min(high, getattr(scoring.table_rules(table), "player_range", (0, high))[1])
 
 
+def _fewest(table: Table) -> int:
+    low = scoring.engine_for(table.game).PLAYER_RANGE[0]
+    return max(low, getattr(scoring.table_rules(table), "player_range", (low, 0))[0])
+
+
 def _page(table: Table, form, status: int = 200, general: list | None = None):
     left = [p.name for p in table.players if not p.seated]
     return render_template("players.html", table=table, form=form, left=left, general=general or [],
-                           most=_most(table)), status
+                           most=_most(table), can_leave=len(table.player_names) > _fewest(table)), status
 
 
 @bp.route("/t/<public_id>/players", methods=["GET", "POST"])

@@ -52,7 +52,7 @@ def test_join_then_leave_through_the_page_totals_by_hand(client, gdy, writer):
 def test_a_substitute_takes_the_seat_in_dagong(client, dg, writer):
     writer(dg)
     html = client.get(f"/t/{dg.public_id}/players").get_data(as_text=True)
-    assert 'name="new_' not in html  # 大冶打拱 is always four: no joiners, only substitutes
+    assert 'name="new_' not in html and 'name="leave_' not in html  # always four: substitutes only
     assert client.post(f"/t/{dg.public_id}/players", data=rows(dg, sub_1="Sub")).status_code == 302
     db.session.expire_all()
     assert dg.player_names == ["P1", "Sub", "P3", "P4"]
