@@ -47,12 +47,22 @@ dev: $(VENV)/.runtime translations
 system-deps:
 	@bash scripts/system_deps.sh
 
+# The suite runs in parallel (pytest-xdist, JOBS workers, default one per core; JOBS=0 runs it in
+# one process). Every worker has its own temporary folder, SQLite files and PostgreSQL database,
+# and every server binds a free port; a file's tests stay on one worker (module fixtures are made once).
+# Tests that stop the PostgreSQL server itself (marked serial) run alone after the parallel run. The fuzz keeps its full size unless FUZZ_REQUESTS is set.
+# Each run ends with its ten slowest tests and its wall time.
+JOBS   ?= auto
+PYTEST := $(BIN)/python -m pytest -q --durations=10 -n $(JOBS) --dist loadfile
+
 test: system-deps $(VENV)/.dev translations guards
-	$(BIN)/python -m pytest -q
+	@start=$$(date +%s); $(PYTEST) || exit $$?; \
+	  echo "SQLite run (with the browser tests): $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 	$(MAKE) --no-print-directory test-pg
 
 test-sqlite: $(VENV)/.dev translations
-	$(BIN)/python -m pytest -q
+	@start=$$(date +%s); $(PYTEST) || exit $$?; \
+	  echo "SQLite run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Guards that keep the house tidy: lint, the layer contracts (.importlinter) and a complexity
 # gate on the engine (no function worse than radon grade C).
@@ -71,20 +81,25 @@ mutants: $(VENV)/.dev
 
 # The database-backed tests again, on a throwaway PostgreSQL cluster.
 test-pg: $(VENV)/.dev translations
-	bash scripts/with_pg.sh $(BIN)/python -m pytest -q -m db -p no:playwright tests
+	@start=$$(date +%s); bash scripts/with_pg.sh sh -c '$(PYTEST) -m "db and not serial" -p no:playwright tests \
+	  && $(BIN)/python -m pytest -q -m "db and serial" -p no:playwright tests' || exit $$?; \
+	  echo "PostgreSQL run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench: $(VENV)/.dev translations
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/answers.py
 	$(BIN)/python bench/review.py
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
+	$(BIN)/python bench/request_path.py
 
-# Throughput under load (wrk, loopback, gunicorn -w 2): hello world vs the live poll, the table
-# page of 1,000 hands and recording a hand, on SQLite and (when installed) PostgreSQL. < 60 s.
+# Throughput under load (wrk, loopback, gunicorn -w 2 --threads 4): a bare Flask hello world under
+# the same gunicorn vs the live poll, the table and history pages of 1,000 hands and recording a
+# hand (2 and 8 connections), on SQLite and (when installed) a durable PostgreSQL (fsync on);
+# medians of 3 runs with min and max and the load average. About 2 minutes.
 load: $(VENV)/.dev translations
 	@bash scripts/system_deps.sh wrk
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
+	  PG_DURABLE=1 bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
 	else echo "PostgreSQL is not installed: SQLite only"; $(BIN)/python bench/load.py; fi
 
 clean:

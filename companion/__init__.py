@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # Flask is imported by create_app: the pure engine (companion
 def create_app(test_config: dict | None = None) -> Flask:
     from flask import Flask
 
-    from .config import Defaults, database_url, from_environment, secret_key
+    from .config import Defaults, database_url, engine_options, from_environment, secret_key
 
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
@@ -24,6 +24,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_prefixed_env()  # FLASK_<SETTING>=<json value>, e.g. FLASK_HANDS_PER_PAGE=50
     if test_config:
         app.config.update(test_config)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(app.config["SQLALCHEMY_DATABASE_URI"],
+                                                             app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     register_edge(app)
     register_extensions(app)
     register_blueprints(app)

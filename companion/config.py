@@ -53,8 +53,17 @@ def from_environment() -> dict:
     return out
 
 
+def engine_options(url: str, options: dict) -> dict:
+    """The engine options for ``url``: a SQLite file never drops a connection, so it needs no
+    ping before each use (one statement saved on every request); a server database keeps it
+    (a restarted PostgreSQL must not turn the next requests into errors)."""
+    if url.startswith("sqlite"):
+        return {**options, "pool_pre_ping": False}
+    return options
+
+
 class Defaults:
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}  # see engine_options
     WTF_CSRF_TIME_LIMIT = None  # a table stays open all evening; the token lives with the session
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_TRANSLATION_DIRECTORIES = "translations"

@@ -4,17 +4,28 @@ database (``rate_buckets``), one row per bucket and address, in fixed windows.
 ``RATE_LIMITS`` (config) maps a bucket to ``(requests, seconds)``; ``RATELIMIT_ENABLED`` turns
 the whole thing off (the test suite does, except the tests of this module). :data:`LIMITED`
 names the endpoints each bucket counts (their writes only); past the limit the answer is 429
-with the usual error body, before the view runs.
+with the usual error body.
+
+A change to a table or hand ("write") is counted in its own commit: the bucket's upsert runs
+just before the request's commit, in the same transaction (one commit per recorded hand, not two), and a write past the
+limit is refused there, nothing saved. A request that commits nothing (refused input, a retry)
+is counted afterwards in a transaction of its own, so failing requests count too. Once a worker
+has seen an address past a limit it refuses that address's writes before the view runs, until
+the window ends. Opening or importing a table is counted before its body is read, in its own
+transaction; PIN tries keep their own counts.
 """
 from __future__ import annotations
 
+import threading
 import time
 
-from flask import current_app, request
+from flask import current_app, g, has_request_context, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlalchemy import delete
+from sqlalchemy import delete, event
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 
 from .extensions import db
 from .guard import InputRejected
@@ -37,33 +48,75 @@ def hit(bucket: str, address: str, now: float | None = None) -> int:
 
     One atomic upsert in its own transaction, so every worker sees the same count and a
     request that fails later still counts."""
-    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+    with db.engine.begin() as conn:
+        return _count(conn, bucket, address, now)
+
+
+def _count(conn, bucket: str, address: str, now: float | None = None) -> int:
+    """The upsert of :func:`hit` on ``conn`` (a connection or a session), inside its transaction."""
+    limit, per = _limit(bucket)
     window = int(now if now is not None else time.time()) // per * per
     key = f"{bucket}:{address}"[:120]
-    with db.engine.begin() as conn:
-        insert = _insert(conn.dialect.name)(RateBucket).values(key=key, window_start=window, count=1)
-        same_window = RateBucket.window_start == insert.excluded.window_start
-        upsert = insert.on_conflict_do_update(
-            index_elements=[RateBucket.key],
-            set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
-                  "window_start": insert.excluded.window_start},
-        ).returning(RateBucket.count)
-        count = conn.execute(upsert).scalar_one()
-        if count == 1:  # a new window for this key: forget windows that ended a day ago
-            conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
+    dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
+    insert = _insert(dialect)(RateBucket).values(key=key, window_start=window, count=1)
+    same_window = RateBucket.window_start == insert.excluded.window_start
+    upsert = insert.on_conflict_do_update(
+        index_elements=[RateBucket.key],
+        set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
+              "window_start": insert.excluded.window_start},
+    ).returning(RateBucket.count)
+    count = conn.execute(upsert).scalar_one()
+    if count == 1:  # a new window for this key: forget windows that ended a day ago
+        conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
     return count
 
 
+def _limit(bucket: str) -> tuple[int, int]:
+    return current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
+
+
 def check(bucket: str) -> None:
-    """Raise 429 when this client is over the bucket's limit."""
+    """Count this request in ``bucket`` now (its own transaction); raise 429 past the limit."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return
-    limit, per = current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
-    if hit(bucket, request.remote_addr or "unknown") > limit:
-        minutes = max(1, per // 60)
-        raise InputRejected(429, "rate_limited", _(
-            "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
-            "and try again; nothing was saved.", limit=limit, minutes=minutes), None)
+    address = request.remote_addr or "unknown"
+    if hit(bucket, address) > _limit(bucket)[0]:
+        _refuse(bucket, address)
+
+
+def _refuse(bucket: str, address: str):
+    limit, per = _limit(bucket)
+    _remember_over(bucket, address)
+    raise InputRejected(429, "rate_limited", _(
+        "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
+        "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
+
+
+# The buckets whose count joins the request's own commit (one commit per recorded hand).
+COUNTED_WITH_THE_COMMIT = frozenset({"write"})
+_over_lock = threading.Lock()
+
+
+def _over() -> dict:
+    """(bucket, address) -> the end of the window in which this app (worker) saw it past the limit."""
+    return current_app.extensions.setdefault("ratelimit_over", {})
+
+
+def _remember_over(bucket: str, address: str) -> None:
+    per = _limit(bucket)[1]
+    with _over_lock:
+        _over()[(bucket, address)] = int(time.time()) // per * per + per
+
+
+def _known_over(bucket: str, address: str) -> bool:
+    until = _over().get((bucket, address))
+    if until is None:
+        return False
+    if until > time.time():
+        return True
+    with _over_lock:
+        _over().pop((bucket, address), None)
+    return False
 
 
 # --------------------------------------------------------------------------------------------
@@ -211,16 +264,49 @@ def check_storage() -> None:
 
 
 def before_request() -> None:
-    """Count a write to a limited endpoint and an expensive read; check the storage budget before a
-    table is opened or imported. Runs before the body is read."""
+    """A change to a table or hand (the "write" bucket) is counted with its commit, or after the
+    request when it commits nothing; an address this worker already saw past the limit is refused
+    here, before the body is read. Opening or importing a table is counted here, at once, and the
+    storage budget checked; an expensive read is counted at once."""
     endpoint = request.endpoint or ""
     bucket = LIMITED.get(endpoint)
-    if bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
-        check(bucket)
+    if bucket in COUNTED_WITH_THE_COMMIT and request.method not in ("GET", "HEAD", "OPTIONS"):
+        if current_app.config.get("RATELIMIT_ENABLED", True):
+            address = request.remote_addr or "unknown"
+            if _known_over(bucket, address):
+                _refuse(bucket, address)
+            g.rate_pending = (bucket, address)
+    elif bucket and request.method not in ("GET", "HEAD", "OPTIONS"):
+        check(bucket)  # opening or importing a table: decided before its (large) body is read
         if bucket == "open_table":
             check_storage()
     elif endpoint in HEAVY_READS and request.method in ("GET", "HEAD"):
         check("heavy_read")
+
+
+@event.listens_for(Session, "before_commit")
+def _count_with_the_commit(session: Session) -> None:
+    """The pending count joins the request's transaction; past the limit the commit is refused."""
+    if not has_request_context():
+        return
+    pending = g.pop("rate_pending", None)
+    if pending is not None and _count(session, *pending) > _limit(pending[0])[0]:
+        _refuse(*pending)
+
+
+def after_request(response):
+    """A request that committed nothing still counts, in a transaction of its own."""
+    pending = g.pop("rate_pending", None)
+    if pending is None:
+        return response
+    try:
+        count = hit(*pending)
+    except SQLAlchemyError:  # the database is unreachable: the answer (e.g. a 503) must still go out
+        current_app.logger.warning("Rate limit not counted: the database is unavailable")
+        return response
+    if count > _limit(pending[0])[0]:
+        _remember_over(*pending)  # this request is answered; the next write is refused at once
+    return response
 
 
 def init_app(app) -> None:
@@ -234,3 +320,4 @@ def init_app(app) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies,
                                 x_prefix=proxies)
     app.before_request(before_request)
+    app.after_request(after_request)

@@ -85,6 +85,8 @@ ERROR_CODES = {
     "unknown_hand": _l("The table has no hand with this number (HTTP 404)."),
     "stale_revision": _l("The hand changed since it was read (HTTP 409, with both versions)."),
     "hand_recorded_meanwhile": _l("Another hand was recorded first (HTTP 409, with both versions)."),
+    "request_id_reused": _l("A request_id or Idempotency-Key that already recorded a hand, sent with other "
+                            "facts (HTTP 409, with both versions): nothing new was saved."),
     "nothing_to_undo": _l("The table has no change left to undo (HTTP 409)."),
     # import
     "damaged": _l("The file is damaged, incomplete or changed after export; the message names the place."),

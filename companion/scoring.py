@@ -16,11 +16,14 @@ import time
 import unicodedata
 from datetime import timedelta, timezone
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, Iterable, NamedTuple
 
 from sqlalchemy import delete as sa_delete
 from sqlalchemy import desc, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import access
 from .engine import ENGINES
@@ -82,8 +85,14 @@ def engine_for(game: str):
 
 
 def table_rules(table: Table):
-    """The table's pinned rules as the engine's Rules value."""
-    return engine_for(table.game).rules_from_dict(dict(table.rules or {}))
+    """The table's pinned rules as the engine's Rules value (a frozen value: built once per set of
+    rules and game, then remembered; recording a hand asks for it twice)."""
+    return _rules_for(table.game, json.dumps(table.rules or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=256)
+def _rules_for(game: str, rules_json: str):
+    return engine_for(game).rules_from_dict(json.loads(rules_json))
 
 
 def _prepare_facts(table: Table, facts: Any, names: list[str] | None = None) -> dict:
@@ -596,8 +605,10 @@ _last_purge = [0.0]
 def start_request() -> None:
     """Run before each request: nothing saved yet (the session may outlive one request in tests).
     About once a minute per worker, a request first purges the tables whose undo window has passed
-    (one indexed query when there is nothing to purge)."""
-    db.session.info.pop("saved", None)
+    (one indexed query when there is nothing to purge). Otherwise a request that has not made a
+    database session yet gets none here (the poll never needs one)."""
+    if db.session.registry.has():
+        db.session.info.pop("saved", None)
     now = time.monotonic()
     if now - _last_purge[0] >= PURGE_EVERY_SECONDS:
         _last_purge[0] = now
@@ -620,15 +631,20 @@ def discard_changes() -> None:
     db.session.rollback()
 
 
+_LOCK_READS = ("revision", "hand_seq", "stake_text", "archived_at", "deleted_at", "updated_at")
+
+
 def _lock(table: Table, *, new_hand: bool = False, closed_ok: bool = False) -> None:
     """Bump the table row first: the row lock serialises this table's writers until commit. An
     archived or deleted table takes no change (``closed_ok``: the changes that open it again)."""
     values = {"revision": Table.revision + 1, "updated_at": utcnow()}
     if new_hand:
         values["hand_seq"] = Table.hand_seq + 1
-    db.session.execute(update(Table).where(Table.id == table.id).values(**values)
-                       .execution_options(synchronize_session=False))
-    db.session.refresh(table, ["revision", "hand_seq", "stake_text", "archived_at", "deleted_at"])
+    row = db.session.execute(update(Table).where(Table.id == table.id).values(**values)
+                             .returning(*(getattr(Table, name) for name in _LOCK_READS))
+                             .execution_options(synchronize_session=False)).one()
+    for name, value in zip(_LOCK_READS, row):  # what the locked row holds now: no second read
+        set_committed_value(table, name, value)
     if not closed_ok:
         check_open(table)
 
@@ -718,26 +734,30 @@ def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
 
 def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
                      expected_number: int | None = None) -> tuple[Hand, bool]:
-    """Settle and store a new hand: ``(hand, True)``. The same ``request_id`` again returns
-    ``(the stored hand, False)`` and records nothing — also when two requests race: only the one
-    whose commit stored the hand says True. ``expected_number`` (the number the form was opened
-    for): when another hand was recorded in between, raise :class:`Conflict` with that hand as
-    ``current``."""
+    """Settle and store a new hand: ``(hand, True)``. The same ``request_id`` again with the same
+    facts returns ``(the stored hand, False)`` and records nothing — also when two requests race:
+    only the one whose commit stored the hand says True. The same ``request_id`` with different
+    facts raises :class:`Conflict` (``request_id_reused``) naming the hand it made: never the old
+    hand as if it were the new one. ``expected_number`` (the number the form was opened for): when
+    another hand was recorded in between, raise :class:`Conflict` with that hand as ``current``.
+
+    One transaction, one commit, a fixed number of statements whatever the number of players:
+    the table's row bumped and read back (UPDATE … RETURNING), the hand inserted unless its
+    request id is already there (INSERT … ON CONFLICT DO NOTHING RETURNING), the deltas in one
+    multi-row INSERT, the history event; the returned hand keeps what was written (nothing is read
+    again after the commit)."""
     if not isinstance(request_id, str) or not 1 <= len(request_id.strip()) <= 64:
         raise ScoringError(N_("Each recorded hand needs a request id of 1 to 64 characters."),
                            code="bad_request_id", field="request_id")
     request_id = request_id.strip()
-    existing = _find_by_request(table, request_id)
-    if existing is not None:
-        return existing, False
     facts = _prepare_facts(table, facts)
-    _settlement, points, outcome = _settle_points(table, facts)
+    settlement, points, outcome = _settle_points(table, facts)
     try:
         _lock(table, new_hand=True)
-        existing = _find_by_request(table, request_id)
-        if existing is not None:
+        hand = _insert_hand(table, facts, request_id, outcome, settlement.next_dealer)
+        if hand is None:  # this request id made a hand before (a double tap, a retry)
             db.session.rollback()
-            return existing, False
+            return _recorded_before(table, request_id, facts), False
         if expected_number is not None and table.hand_seq > int(expected_number):
             current = get_hand(table, int(expected_number))
             if current is not None:
@@ -745,26 +765,59 @@ def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
                 raise Conflict(N_("Someone else recorded hand {number} while you were entering yours.",
                                   number=current.number), current=current, submitted=facts,
                                code="hand_recorded_meanwhile")
-        hand = Hand(table_id=table.id, number=table.hand_seq, facts=facts, status=ACTIVE,
-                    request_id=request_id, revision=1, outcome=outcome,
-                    next_dealer=_settlement.next_dealer, stake_text=table.stake_text)
-        hand.table = table
-        _set_deltas(hand, table, points)
-        db.session.add(hand)
-        db.session.flush()
+        deltas = [{"hand_id": hand.id, "player_id": player.id, "points": points[player.name]}
+                  for player in table.players if player.name in points]  # the hand's players only (issue 21)
+        db.session.execute(HandDelta.__table__.insert(), deltas)  # one statement (insertmanyvalues)
+        set_committed_value(hand, "deltas", [HandDelta(**row) for row in deltas])
+        set_committed_value(hand, "table", table)
         db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,
                                  after=_snapshot(hand, points), hand_revision=1, device=_device(device)))
-        _commit()
+        _commit_keeping()
         return hand, True
     except IntegrityError:
         db.session.rollback()
         existing = _find_by_request(table, request_id)
         if existing is not None:
-            return existing, False
+            return _recorded_before(table, request_id, facts, existing), False
         raise
     except Exception:
         db.session.rollback()
         raise
+
+
+def _insert_hand(table: Table, facts: dict, request_id: str, outcome, next_dealer) -> Hand | None:
+    """INSERT the new hand unless this table has one with ``request_id`` (then None): one statement
+    that also returns the stored row (id, timestamps) as a Hand of this session."""
+    insert = (postgresql if db.session.get_bind().dialect.name == "postgresql" else sqlite).insert
+    statement = insert(Hand).values(
+        table_id=table.id, number=table.hand_seq, facts=facts, status=ACTIVE, request_id=request_id,
+        revision=1, outcome=outcome, next_dealer=next_dealer, stake_text=table.stake_text,
+        created_at=utcnow(), updated_at=utcnow(),
+    ).on_conflict_do_nothing(index_elements=[Hand.table_id, Hand.request_id]).returning(Hand)
+    return db.session.scalars(statement).one_or_none()
+
+
+def _recorded_before(table: Table, request_id: str, facts: dict, existing: Hand | None = None) -> Hand:
+    """The hand an earlier request with ``request_id`` made; :class:`Conflict` when it was made from
+    other facts (the id was reused for a different hand: answering with the old hand would say
+    the new one was saved)."""
+    existing = existing if existing is not None else _find_by_request(table, request_id)
+    if existing.facts != facts:
+        raise Conflict(N_("This request id already recorded hand {number}, with other facts. Nothing new "
+                          "was saved: send the new hand with a new request id.", number=existing.number),
+                       current=existing, submitted=facts, code="request_id_reused", field="request_id")
+    return existing
+
+
+def _commit_keeping() -> None:
+    """Commit without expiring what the session holds: what this transaction wrote is what its
+    objects hold, so the answer is built without reading the rows again."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        _commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _stale(hand: Hand, submitted) -> Conflict:

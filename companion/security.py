@@ -12,11 +12,16 @@
 * ``Cache-Control: no-store`` on every response a view did not give its own caching rule, so no
   page or JSON answer that shows an edit token (the table page's share link, a new table from the
   API, ...) is kept by a browser or proxy cache. Static files keep Flask's revalidating rule.
+
+The session cookie is read (its signature checked, its JSON decoded) only when a request first
+uses ``session`` (:class:`DeferredSessionContext`): the live poll's 304, static files, the
+health check and the API with a Bearer token never pay for it.
 """
 from __future__ import annotations
 
 from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.ctx import RequestContext
+from flask.sessions import NullSession, SecureCookieSessionInterface
 from flask_babel import gettext as _
 from werkzeug.exceptions import SecurityError
 
@@ -45,13 +50,17 @@ STATIC_HEADERS = {
 
 def add_headers(response: Response) -> Response:
     headers = response.headers
-    for name, value in STATIC_HEADERS.items():
-        headers.setdefault(name, value)
+    if "Content-Security-Policy" in headers:  # a view set its own: keep whatever it set
+        for name, value in STATIC_HEADERS.items():
+            headers.setdefault(name, value)
+    else:  # the usual case: no lookup per header
+        headers.extend(STATIC_HEADERS.items())
     if request.is_secure:
         headers.setdefault("Strict-Transport-Security", HSTS)
     if "Cache-Control" not in headers and request.endpoint != "static":
         headers["Cache-Control"] = "no-store"
     return response
+
 
 
 def untrusted_host(error: SecurityError):
@@ -76,7 +85,34 @@ class SessionInterface(SecureCookieSessionInterface):
         super().save_session(app, session, response)
 
 
+class _NotOpened(NullSession):
+    """Stands for a session nobody has used yet; Flask saves no null session."""
+
+
+_NOT_OPENED = _NotOpened()
+
+
+class DeferredSessionContext(RequestContext):
+    """Flask's request context, except that the session is opened (the cookie's signature
+    checked and its JSON decoded) at the first use of ``session``, not for every request.
+    A request that never uses it sends no cookie back and adds no ``Vary: Cookie``."""
+
+    def push(self) -> None:
+        if self._session is None:
+            self._session = _NOT_OPENED
+        super().push()
+
+    @property
+    def session(self):
+        if self._session is _NOT_OPENED:
+            interface = self.app.session_interface
+            opened = interface.open_session(self.app, self.request)  # an empty session is falsy: not `or`
+            self._session = interface.make_null_session(self.app) if opened is None else opened
+        return RequestContext.session.fget(self)
+
+
 def init_app(app: Flask) -> None:
+    app.request_context = lambda environ: DeferredSessionContext(app, environ)
     app.session_interface = SessionInterface()
     app.after_request(add_headers)
     app.register_error_handler(SecurityError, untrusted_host)

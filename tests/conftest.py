@@ -5,6 +5,10 @@
   test client (``client``); ``runner`` is the CLI runner.
 * ``live_server``: a real threaded werkzeug server on 127.0.0.1 (a free port) over its own fresh
   database, CSRF ON. It is a ``str`` (the base URL) with ``.app`` for looking at the database.
+
+Parallel runs (pytest-xdist, ``make test``): every worker has its own temporary folder (so its own
+SQLite files) and, on PostgreSQL, its own database (``<db>_gw0``, ``<db>_gw1`` …) made at start-up
+on the cluster of ``DATABASE_URL``; servers always bind a free port.
 """
 import os
 import threading
@@ -22,6 +26,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets", "people")
 _pg_ready = False
+
+
+def pytest_configure(config):
+    """Under xdist on PostgreSQL each worker gets a database of its own: TRUNCATE and the migration
+    test's DROP in one worker never touch another's tables."""
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    url = os.environ.get("DATABASE_URL", "")
+    if worker and url.startswith("postgres"):
+        from companion.config import database_url
+        from live_gunicorn import own_pg_database
+
+        os.environ["DATABASE_URL"] = own_pg_database(database_url(""), worker)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -367,8 +367,9 @@ def get_hand(public_id, number):
 @errors(403, 404, 409, 413)
 def record_hand(data, public_id):
     """Record a hand. The same request_id (or Idempotency-Key header) records it once: a retry answers
-    200 with ``created: false``. Without either, every request records a new hand (``idempotent:
-    false`` in the answer), so a client that may retry must send one."""
+    200 with ``created: false``; the same id with other facts is a 409 ``request_id_reused`` naming
+    the hand it recorded. Without either, every request records a new hand (``idempotent: false``
+    in the answer), so a client that may retry must send one."""
     table = _table_or_404(public_id)
     _require_token(table, data)
     facts = data["facts"]

@@ -150,16 +150,17 @@ def record(table: Table):
     except FormError:
         return _render_form(table, form, status=400)
     except scoring.Conflict as error:
+        if error.code == "request_id_reused":
+            # This form was already saved once (back button, then changed and sent again): nothing is
+            # recorded twice, and nothing typed is lost either — show both and let the user choose.
+            error = scoring.Conflict(_("This form was already saved as hand %(number)s; what you sent now is "
+                                       "different.", number=error.current.number), current=error.current,
+                                     submitted=error.submitted, code="already_saved")
+            return _conflict(table, error, kind="resent")
         return _conflict(table, error, kind="record", request_id=form.request_id.data)
     except EngineError as error:
         form.apply_error(error, engine_message(error), _engine_text)
         return _render_form(table, form, status=400)
-    if hand.request_id == form.request_id.data and hand.facts != scoring.normalize_facts(table, facts):
-        # This form was already saved once (back button, then changed and sent again): nothing is
-        # recorded twice, and nothing typed is lost either — show both and let the user choose.
-        error = scoring.Conflict(_("This form was already saved as hand %(number)s; what you sent now is different.",
-                                   number=hand.number), current=hand, submitted=facts, code="already_saved")
-        return _conflict(table, error, kind="resent")
     return redirect(url_for("hands.show", public_id=table.public_id, number=hand.number, saved=1))
 
 

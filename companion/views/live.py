@@ -91,6 +91,18 @@ def live_fragment(table: Table, page: int, can_edit: bool) -> Fragment:
     return fragment
 
 
+@bp.app_template_global()
+def rules_section(table: Table) -> Markup:
+    """The table page's house rules (a sentence per switch, in this language), rendered once per
+    table revision and language: a change of rules, preset or notes is a new revision."""
+    key = ("rules", table.public_id, table.revision, str(get_locale()))
+    html = fragments.get(key)
+    if html is None:
+        html = Markup(render_block("table.html", "rules", {"table": table}))
+        fragments.put(key, html)
+    return html
+
+
 @bp.get("/t/<public_id>/state")
 def state(public_id: str):
     revision = sharing.table_revision(public_id)

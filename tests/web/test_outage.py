@@ -20,6 +20,8 @@ from companion.models import Hand
 
 HAND = {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 0}, "Cy": {"cards": 1, "jokers": 1}}}
 BODY = {"request_id": "outage-1", "facts": HAND}
+# The PostgreSQL tests stop the one server every parallel worker uses: make test-pg runs them alone.
+pytestmark = pytest.mark.serial
 
 
 def new_table(app):
