@@ -70,6 +70,7 @@ def test_a_substitute_takes_a_seat_at_dagong(page: Page, live_server):
         public_id, key = table.public_id, access.edit_token(table)
     base = f"{live_server}/t/{public_id}"
     page.goto(f"{base}#key={key}")
+    expect(page.locator("#record")).to_be_visible()  # this phone joined (join.js) before going on
     page.goto(base + "/players")
     expect(page.locator("#new_0")).to_have_count(0)  # always four: no joiners, substitutes only
     page.fill("#sub_0", "Quinn")
