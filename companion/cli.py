@@ -1,4 +1,4 @@
-"""flask commands: ``check``, ``answers``, ``settle``, ``demo``. Every rule decision is the engine's.
+"""flask commands: ``check``, ``answers``, ``settle``, ``players``, ``demo``. Every rule decision is the engine's.
 
 The CLI reads its input with the same schemas as the JSON API (companion/schemas.py), asks the
 same scoring functions and prints the same JSON (companion/serializers.py), so a command and a
@@ -179,6 +179,45 @@ def init_app(app: Flask) -> None:
             click.echo(f"- {step}")
 
     app.cli.command("purge")(_purge_command)
+
+    @app.cli.command("players")
+    @click.option("--rename", nargs=2, multiple=True, metavar="OLD NEW",
+                  help="Rename a player (also in every hand they played); name NEW among the players.")
+    @click.option("--lang", default=None, help="Language of the messages (en, zh, fr, id, ar, ko).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the table as the JSON API does.")
+    @click.argument("table_id")
+    @click.argument("names", nargs=-1)
+    def players_command(rename, lang, as_json, table_id, names):
+        """Change who sits at table TABLE_ID between hands: NAMES are the new players in seat order
+        (a player left out leaves and keeps their total; a new name joins, or takes the seat of
+        the one it replaces). Without NAMES: print the players. Same as PUT /api/v1/tables/<id>/players."""
+        from . import scoring, serializers
+        from .engine.common import EngineError
+        from .schemas import InputError, PlayersRequest, load
+
+        with _request_context(lang):
+            table = scoring.get_table(table_id)
+            if table is None or table.deleted_at is not None:
+                click.echo(f"error: no table has the id {table_id!r}", err=True)
+                sys.exit(2)
+            if names:
+                was = {new: old for old, new in rename}
+                entries = [{"name": n, "was": was[n]} if n in was else n for n in names]
+                try:
+                    data = load(PlayersRequest, {"players": entries})
+                    scoring.change_players(table, data["players"], device="cli")
+                except (InputError, EngineError) as error:
+                    scoring.discard_changes()
+                    _fail(error)
+            answer = serializers.table_json(table)
+        if as_json:
+            click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
+            return
+        click.echo("players: " + ", ".join(p["name"] for p in answer["players"]))
+        if answer["players_left"]:
+            click.echo("left: " + ", ".join(p["name"] for p in answer["players_left"]))
+        click.echo("standings: " + ", ".join(f"{row['player']} {_number(row['points'])}"
+                                             for row in answer["standings"]))
 
     @app.cli.command("demo")
     @click.option("--base-url", default="http://localhost:5000", show_default=True,

@@ -327,9 +327,11 @@ class DagongHandForm(HandForm):
         return facts
 
 
-def hand_form(table: Table, module, rules, formdata=None, data: dict | None = None) -> HandForm:
-    """The record/edit form of this table: its players, and only the facts its switches need."""
-    names = table.player_names
+def hand_form(table: Table, module, rules, formdata=None, data: dict | None = None,
+              names: list[str] | None = None) -> HandForm:
+    """The record/edit form of this table: its players (``names``: a stored hand's own players,
+    by default those seated now), and only the facts its switches need."""
+    names = table.player_names if names is None else list(names)
     player_choices = [(n, n) for n in names]
     attrs: dict[str, Any] = {}
     if table.game == "gandengyan":
@@ -397,8 +399,8 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
 
 
 def facts_to_data(table: Table, facts: dict) -> dict:
-    """Form data that shows these facts (for editing a stored hand)."""
-    names = table.player_names
+    """Form data that shows these facts (for editing a stored hand, with the hand's own players)."""
+    names = facts.get("players") if isinstance(facts.get("players"), list) else table.player_names
     data: dict[str, Any] = {}
     if table.game == "gandengyan":
         winner = facts.get("winner")

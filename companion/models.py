@@ -70,8 +70,9 @@ class Table(db.Model):
     archived_at: Mapped[Optional[datetime]] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[Optional[datetime]] = mapped_column(DateTime(timezone=True))
 
+    # Everyone who ever sat here: the seated players in seat order, then those who left (seat < 0).
     players: Mapped[list["Player"]] = relationship(
-        back_populates="table", order_by="Player.seat", cascade="all, delete-orphan")
+        back_populates="table", order_by=lambda: (Player.seat < 0, Player.seat), cascade="all, delete-orphan")
 
     @property
     def stake(self) -> Decimal:
@@ -87,7 +88,12 @@ class Table(db.Model):
 
     @property
     def player_names(self) -> list[str]:
-        return [p.name for p in self.players]
+        """The names of the players seated now, in seat order (the players of the next hand)."""
+        return [p.name for p in self.players if p.seated]
+
+    @property
+    def seated_players(self) -> list["Player"]:
+        return [p for p in self.players if p.seated]
 
     def __repr__(self) -> str:
         return f"<Table {self.public_id} {self.game} {self.name!r}>"
@@ -100,11 +106,18 @@ class Player(db.Model):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
-    seat: Mapped[int] = mapped_column(Integer)  # 0…n−1, counter-clockwise play order
+    # 0…n−1, counter-clockwise play order. A player who left holds no seat: −id (unique, < 0), and
+    # ``former_seat`` keeps the seat they left (their hands and totals stay; see scoring.change_players).
+    seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
     person_id: Mapped[Optional[int]] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"), index=True)
+    former_seat: Mapped[Optional[int]] = mapped_column(Integer)
 
     table: Mapped[Table] = relationship(back_populates="players")
+
+    @property
+    def seated(self) -> bool:
+        return self.seat is None or self.seat >= 0  # None: not stored yet (seats are given on creation)
 
     def __repr__(self) -> str:
         return f"<Player {self.seat} {self.name!r}>"
@@ -204,6 +217,29 @@ class HandEvent(db.Model):
 
     def __repr__(self) -> str:
         return f"<HandEvent {self.kind} hand={self.hand_id}>"
+
+
+class PlayerChange(db.Model):
+    """Append-only: one row per change of a table's players between hands (rename, join, leave,
+    seats, a substitute) and one per undo of such a change. ``before``/``after``: the roster
+    ``{"players": [{"id", "name", "seat", "former_seat"}, ...], "first_dealer"}``. ``after_event``:
+    the table's latest HandEvent id when the change was made (orders it among the hand changes)."""
+
+    __tablename__ = "player_changes"
+    __table_args__ = (Index("ix_player_changes_table", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(8))  # players | undo
+    before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    after_event: Mapped[int] = mapped_column(Integer, default=0)
+    undoes_id: Mapped[Optional[int]] = mapped_column(ForeignKey("player_changes.id"))
+    device: Mapped[str] = mapped_column(String(60), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<PlayerChange {self.kind} table={self.table_id}>"
 
 
 class RateBucket(db.Model):

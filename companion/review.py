@@ -504,7 +504,7 @@ def export_chunks(table: Table):
         digest.update(data)
         return data
 
-    head = {"table": _table_part(table), "players": [{"seat": p.seat, "name": p.name} for p in table.players]}
+    head = {"table": _table_part(table), "players": [_player_entry(p) for p in table.players]}
     yield out('{\n "events": [')
     position: dict[int, int] = {}
     for i, e in enumerate(_events_in_batches(table)):
@@ -753,6 +753,13 @@ def _leaves(value):
         yield value
 
 
+def _player_entry(player: Player) -> dict:
+    """A player in the file; one who left (issue 21) has no seat and says which seat they left."""
+    if player.seated:
+        return {"seat": player.seat, "name": player.name}
+    return {"seat": None, "name": player.name, "former_seat": player.former_seat}
+
+
 class _Plan(NamedTuple):
     """What the file asks for, checked for shape: the table's arguments and the hands in order."""
     table: dict
@@ -760,6 +767,39 @@ class _Plan(NamedTuple):
     archived: bool
     hands: list
     history: dict
+    seated: list = []  # the players seated at the end, in seat order
+    left: dict = {}  # {name: former seat} of the players who left (issue 21)
+
+
+def _plan_players(players) -> tuple[list, dict]:
+    """(seated names in seat order, {name: former seat} of those who left): the seated first, with
+    seats 0…n−1, then those who left (seat null)."""
+    _need(isinstance(players, list) and len(players) <= 64, "players")
+    seated = [p for p in players if not (isinstance(p, dict) and "seat" in p and p["seat"] is None)]
+    _need(len(seated) <= 8, "players")
+    names, left = [], {}
+    for i, p in enumerate(players):
+        gone = i >= len(seated)
+        _need(isinstance(p, dict) and p.get("seat") == (None if gone else i), f"players.{i}")
+        name = _text_field(p.get("name"), f"players.{i}.name", 40, empty=False)
+        if gone:
+            former = p.get("former_seat")
+            _need(former is None or (isinstance(former, int) and not isinstance(former, bool) and 0 <= former < 8),
+                  f"players.{i}.former_seat")
+            left[name] = former
+        else:
+            names.append(name)
+    return names, left
+
+
+def _replay_players(table: Table, names, number: int) -> None:
+    """Seat ``names`` (a hand's players, or the players at the end) before replaying on."""
+    if not isinstance(names, list) or names == table.player_names:
+        return
+    try:
+        scoring.change_players(table, names, device=IMPORT_DEVICE)
+    except EngineError as error:
+        raise _refused_hand(number, error) from None
 
 
 def _plan(doc: dict) -> _Plan:
@@ -771,12 +811,7 @@ def _plan(doc: dict) -> _Plan:
                                "imported.", game=str(game)[:40]), code="foreign")
     rules = t.get("rules")
     _need(isinstance(rules, dict), "table.rules")
-    players = doc.get("players")
-    _need(isinstance(players, list) and len(players) <= 8, "players")
-    names = []
-    for i, p in enumerate(players):
-        _need(isinstance(p, dict) and p.get("seat") == i, f"players.{i}")
-        names.append(_text_field(p.get("name"), f"players.{i}.name", 40, empty=False))
+    names, left = _plan_players(doc.get("players"))
     stake = _stake_field(t.get("stake"), "table.stake")
     hands = doc.get("hands")
     _need(isinstance(hands, list), "hands")
@@ -807,10 +842,11 @@ def _plan(doc: dict) -> _Plan:
     archived = t.get("archived_at") is not None
     if archived:
         _time_field(t["archived_at"], "table.archived_at")
-    table = {"game": game, "name": t.get("name"), "players": names, "currency": t.get("currency") or "",
-             "preset": t.get("preset"), "rules": rules, "notes": t.get("notes") or "",
-             "first_dealer": t.get("first_dealer")}
-    return _Plan(table, stake, archived, planned, history)
+    first = planned[0]["facts"].get("players") if planned else None  # who sat at the first hand
+    table = {"game": game, "name": t.get("name"), "players": first if isinstance(first, list) else names,
+             "currency": t.get("currency") or "", "preset": t.get("preset"), "rules": rules,
+             "notes": t.get("notes") or "", "first_dealer": t.get("first_dealer")}
+    return _Plan(table, stake, archived, planned, history, names, left)
 
 
 _EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
@@ -840,6 +876,17 @@ def _replay_hand(table: Table, planned: dict) -> None:
                             code="points_differ", field=f"hands.{number - 1}.points")
     if planned["status"] == VOID:
         scoring.void_hand(table, number, revision=hand.revision, device=IMPORT_DEVICE)
+
+
+def _keep_former_seats(table: Table, left: dict) -> None:
+    """The seat each player who left had left, as the file says (the replay may have seen them leave
+    from another seat, when they changed seats and left between the same two hands)."""
+    changed = [p for p in table.players if not p.seated and p.name in left and p.former_seat != left[p.name]]
+    if changed:
+        scoring.lock_table(table)
+        for player in changed:
+            player.former_seat = left[player.name]
+        scoring.commit()
 
 
 def _keep_history(table: Table, history: dict[int, list[str]]) -> None:
@@ -884,7 +931,10 @@ def import_json(data: bytes | str, mark: str | None = None) -> Table:
     db.session.commit()
     try:
         for planned in plan.hands:
+            _replay_players(table, planned["facts"].get("players"), planned["number"])  # players came and went
             _replay_hand(table, planned)
+        _replay_players(table, plan.seated, len(plan.hands))
+        _keep_former_seats(table, plan.left)
         if plan.stake != table.stake_text:
             scoring.update_table(table, stake=plan.stake)
         _keep_history(table, plan.history)

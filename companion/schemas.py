@@ -73,6 +73,9 @@ ERROR_CODES = {
     "bad_text": _l("Text with control characters."),
     "fractional_unit": _l("A fractional 干瞪眼 unit at a table: set the stake instead."),
     "bad_dealer": _l("A first dealer who is not one of the players."),
+    "unknown_player": _l("A name that is not a player at this table (a rename's \"was\")."),
+    "name_taken": _l("A new name that a player of this table (also one who left) already has."),
+    "rename_changes_hand": _l("New names that would make a hand already played read differently."),
     "invalid": _l("Any other bad value; the message says what."),
     # tables
     "bad_request_id": _l("A request_id that is empty or longer than 64 characters."),
@@ -741,6 +744,39 @@ class UpdateTableRequest(Request):
     token = TokenField()
 
 
+class PlayerEntries(Value):
+    """The new players in seat order: each a name, or ``{"name": ..., "was": <current name>}`` to
+    rename (scoring judges each name and the count)."""
+
+    def __init__(self, **kwargs):
+        entry = {"oneOf": [{"type": "string", "maxLength": PLAYER_NAME_MAX},
+                           {"type": "object", "required": ["name"], "additionalProperties": False,
+                            "properties": {"name": {"type": "string", "maxLength": PLAYER_NAME_MAX},
+                                           "was": {"type": "string", "maxLength": PLAYER_NAME_MAX}}}]}
+        super().__init__(metadata={"type": "array", "maxItems": 12, "items": entry}, **kwargs)
+
+    def missing_message(self, key):
+        return _("\"players\" is required: a list of names in seat order.")
+
+    def parse(self, value, key):
+        def ok(entry):
+            return isinstance(entry, str) or (
+                isinstance(entry, dict) and set(entry) <= {"name", "was"} and isinstance(entry.get("name"), str)
+                and isinstance(entry.get("was", ""), str))
+        if not isinstance(value, list) or len(value) > 12 or not all(ok(e) for e in value):
+            raise problem("wrong_type", _("\"players\" must be a list of names in seat order, each a name or "
+                                          "{\"name\": new name, \"was\": current name}."))
+        return value
+
+
+class PlayersRequest(Request):
+    """PUT a table's players between hands: rename, join, leave, change seats, a substitute."""
+
+    players = PlayerEntries(required=True)
+    device = Device()
+    token = TokenField()
+
+
 class HandsQuery(Schema):
     """``?page=&per_page=`` (other query parameters, such as ``lang``, are left alone)."""
 
@@ -880,7 +916,7 @@ class SeatAnswer(Answer):
 
 class StandingAnswer(Answer):
     player = _str()
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: the player left."})
     points = fields.Integer(required=True)
     money = _str(metadata={"description": "An exact decimal string."})
 
@@ -898,6 +934,8 @@ class TableAnswer(Answer):
     revision = fields.Integer(required=True)
     created_at = _nullable_str()
     players = fields.List(fields.Nested(SeatAnswer), required=True)
+    players_left = fields.List(fields.Dict(), metadata={
+        "description": "Players who left: [{\"name\", \"former_seat\"}]; they keep their total and hands."})
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     hand_count = fields.Integer(required=True)
     hands_recorded = fields.Integer(required=True)
@@ -948,13 +986,13 @@ class HandsPageAnswer(Answer):
 
 
 class UndoneAnswer(Answer):
-    kind = _nullable_str()
-    hand = fields.Integer(required=True)
+    kind = _nullable_str(metadata={"description": "create, edit, void, restore; players: a change of players."})
+    hand = fields.Integer(required=True, allow_none=True, metadata={"description": "null for a change of players."})
 
 
 class UndoAnswer(Answer):
     undone = fields.Nested(UndoneAnswer, required=True)
-    hand = fields.Nested(HandAnswer, required=True)
+    hand = fields.Nested(HandAnswer, required=True, allow_none=True)
     table = fields.Nested(TableAnswer, required=True)
 
 
@@ -981,7 +1019,7 @@ class TransferAnswer(Answer):
 
 class PlayerFiguresAnswer(Answer):
     player = _str()
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={"description": "null: the player left."})
     points = fields.Integer(required=True)
     money = _str()
     hands = fields.Integer(required=True)

@@ -30,7 +30,8 @@ from .engine import ENGINES
 from .engine.common import EngineError, N_, rules_to_dict
 from .engine.money import parse_stake as _parse_stake
 from .extensions import db
-from .models import ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Person, Player, Table, stake_text, utcnow
+from .models import (ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Person, Player, PlayerChange, Table,
+                     stake_text, utcnow)
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -66,7 +67,7 @@ class Conflict(ScoringError):
 class Standing(NamedTuple):
     player_id: int
     name: str
-    seat: int
+    seat: int | None  # None: the player left (their total stays)
     points: int
     money: Decimal
 
@@ -95,12 +96,14 @@ def _rules_for(game: str, rules_json: str):
     return engine_for(game).rules_from_dict(json.loads(rules_json))
 
 
-def _prepare_facts(table: Table, facts: Any) -> dict:
+def _prepare_facts(table: Table, facts: Any, names: list[str] | None = None) -> dict:
+    """``names``: the hand's players (a stored hand keeps the players it was played by); by default
+    the players seated now."""
     if not isinstance(facts, dict):
         raise ScoringError(N_("The hand's record must be a set of facts (a JSON object)."),
                            code="bad_facts", field="facts")
     facts = dict(facts)
-    names = table.player_names
+    names = table.player_names if names is None else list(names)
     given = facts.get("players")
     if given is None:
         facts["players"] = names
@@ -153,7 +156,7 @@ def _settle_points(table: Table, facts: dict):
     module = engine_for(table.game)
     rules = table_rules(table)
     settlement = module.settle(facts, rules, stake=1)
-    points = {name: int(settlement.points.get(name, 0)) for name in table.player_names}
+    points = {name: int(settlement.points.get(name, 0)) for name in facts["players"]}
     if sum(points.values()) != 0:  # the engine is zero-sum; refuse to store anything else
         raise ScoringError(N_("The settlement does not add up to zero; nothing was saved."),
                            code="not_zero_sum")
@@ -557,6 +560,7 @@ def remove_tables(ids: list[int]) -> None:
         people = set(db.session.scalars(select(Player.person_id).where(Player.table_id.in_(ids),
                                                                          Player.person_id.is_not(None))))
         db.session.execute(sa_delete(Player).where(Player.table_id.in_(ids)))
+        db.session.execute(sa_delete(PlayerChange).where(PlayerChange.table_id.in_(ids)))
         db.session.execute(sa_delete(Table).where(Table.id.in_(ids)))
         if people:  # people linked only at these tables would be left with no table at all
             still = select(Player.person_id).where(Player.person_id.in_(people))
@@ -668,10 +672,13 @@ def _snapshot(hand: Hand, points_by_name: dict | None = None) -> dict:
 
 
 def _set_deltas(hand: Hand, table: Table, points: dict, tallies: dict) -> None:
-    """The hand's points and review figures (the engine's ``Settlement.tallies``), in place."""
+    """The hand's points and review figures (the engine's ``Settlement.tallies``), in place: one
+    delta per player of the hand (its facts' players; those seated now for a new hand)."""
     by_player = {d.player_id: d for d in hand.deltas}
     for player in table.players:
-        value = points.get(player.name, 0)
+        if player.name not in points:
+            continue
+        value = points[player.name]
         if player.id in by_player:
             by_player[player.id].points = value
         else:
@@ -759,8 +766,8 @@ def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
                 raise Conflict(N_("Someone else recorded hand {number} while you were entering yours.",
                                   number=current.number), current=current, submitted=facts,
                                code="hand_recorded_meanwhile")
-        deltas = [{"hand_id": hand.id, "player_id": player.id, "points": points.get(player.name, 0)}
-                  for player in table.players]
+        deltas = [{"hand_id": hand.id, "player_id": player.id, "points": points[player.name]}
+                  for player in table.players if player.name in points]  # the hand's players only (issue 21)
         db.session.execute(HandDelta.__table__.insert(), deltas)  # one statement (insertmanyvalues)
         set_committed_value(hand, "deltas", [HandDelta(**row) for row in deltas])
         tallies = [{"hand_id": hand.id, "player_id": player.id, "figure": figure, "count": int(count)}
@@ -829,7 +836,7 @@ def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
     """Replace a hand's facts (re-settled by the engine). A stale ``revision`` raises Conflict."""
     revision = _check_revision(revision)
     hand = _require_hand(table, number)
-    facts = _prepare_facts(table, facts)
+    facts = _prepare_facts(table, facts, hand_players(hand))
     settlement, points, outcome = _settle_points(table, facts)
     try:
         _lock(table)
@@ -898,9 +905,12 @@ def _undo_target(table: Table):
             .order_by(desc(HandEvent.id)).limit(1))
 
 
-def next_undo(table: Table) -> HandEvent | None:
-    """The change "Undo" would take back now (the button says which), or None."""
-    return db.session.scalar(_undo_target(table))
+def next_undo(table: Table) -> HandEvent | PlayerChange | None:
+    """The change "Undo" would take back now (the button says which), or None: a hand's change, or
+    a change of the players (:func:`change_players`) made after it."""
+    event = db.session.scalar(_undo_target(table))
+    change = _players_undo_target(table, event)
+    return change if change is not None else event
 
 
 def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent | None:
@@ -910,8 +920,16 @@ def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent |
 
     Undoing a create voids the hand (nothing is ever deleted); an edit goes back to the facts
     before it (re-settled by the engine); a void restores; a restore voids. Returns the new
-    ``undo`` event, or None when there is nothing to undo.
+    ``undo`` event, or None when there is nothing to undo. When the latest change is a change of
+    the players, that is undone (:func:`undo_players_change`) and its ``PlayerChange`` returned.
     """
+    change = _players_undo_target(table, db.session.scalar(_undo_target(table)))
+    if change is not None:
+        if expected is not None and str(expected) != f"players-{change.id}":  # the button named another change
+            raise ScoringError(N_("The table changed since this undo was offered (another change came in "
+                                  "between); nothing was undone. Look at the table and undo again if needed."),
+                               code="undo_moved", field="undo")
+        return undo_players_change(table, change, device=device)
     try:
         _lock(table)
         event = db.session.scalar(_undo_target(table))
@@ -976,10 +994,12 @@ def player_totals(*where) -> dict[int, tuple[int, Decimal]]:
 
 
 def standings(table: Table) -> list[Standing]:
-    """Totals per player, highest points first (then seat): see :func:`points_and_money`."""
+    """Totals per player, highest points first (then seat): see :func:`points_and_money`. The
+    players seated now and those who left having played a counting hand (they keep their total)."""
     totals = points_and_money(table)
-    rows = [Standing(p.id, p.name, p.seat, *totals.get(p.id, (0, Decimal(0)))) for p in table.players]
-    return sorted(rows, key=lambda r: (-r.points, r.seat))
+    rows = [Standing(p.id, p.name, p.seat if p.seated else None, *totals.get(p.id, (0, Decimal(0))))
+            for p in table.players if p.seated or p.id in totals]
+    return sorted(rows, key=lambda r: (-r.points, r.seat is None, r.seat or 0))
 
 
 def in_money(table: Table) -> bool:
@@ -1037,7 +1057,7 @@ def current_dealer(table: Table) -> str | None:
         select(Hand.next_dealer).where(Hand.table_id == table.id, Hand.status == ACTIVE,
                                        Hand.next_dealer.is_not(None))
         .order_by(desc(Hand.number)).limit(1))
-    return name or table.first_dealer
+    return seated_successor(table, name or table.first_dealer)
 
 
 def history(table: Table, hand: Hand | None = None, limit: int | None = None, offset: int = 0) -> list[HandEvent]:
@@ -1107,3 +1127,251 @@ def import_document(data: bytes | str) -> Table:
     from . import review
 
     return review.import_json(data)
+
+
+# --------------------------------------------------------------------------------------------
+# Players who come and go (between hands): rename, join, leave, change seats, a substitute
+
+
+def hand_players(hand: Hand) -> list[str]:
+    """The players of a stored hand, in seat order as it was played (a hand keeps its players)."""
+    names = (hand.facts or {}).get("players")
+    return list(names) if isinstance(names, list) else hand.table.player_names
+
+
+def seated_successor(table: Table, name: str | None) -> str | None:
+    """``name`` when that player is seated; for a player who left, whoever sits in their seat now
+    (a substitute takes over the seat's turn to deal or be banker); None when nobody is named."""
+    if name is None:
+        return None
+    seated = table.seated_players
+    if not seated or any(p.name == name for p in seated):
+        return name
+    gone = next((p for p in table.players if p.name == name), None)
+    if gone is None or gone.former_seat is None:
+        return name
+    return seated[gone.former_seat % len(seated)].name
+
+
+def _roster(table: Table) -> dict:
+    return {"players": [{"id": p.id, "name": p.name, "seat": p.seat, "former_seat": p.former_seat}
+                        for p in table.players], "first_dealer": table.first_dealer}
+
+
+def _renamed(value: Any, names: dict) -> Any:
+    """``value`` (a hand's facts or outcome) with every player name in ``names`` replaced (keys and
+    values; names are unique at a table)."""
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
+
+
+def _rename_in_hands(table: Table, names: dict, by_id: dict) -> None:
+    """Rewrite the names ``{old: new}`` in every hand of the table (facts, outcome, next dealer) and
+    the first dealer. Each rewritten hand is settled again and must give every player (by id) the
+    same points as stored: otherwise nothing is changed (a name that reads as some other fact)."""
+    if not names:
+        return
+    table.first_dealer = names.get(table.first_dealer, table.first_dealer)
+    module, rules = engine_for(table.game), table_rules(table)
+    for hand in db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)):
+        facts = _renamed(hand.facts, names)
+        if facts == hand.facts:
+            continue
+        settlement = module.settle(facts, rules, stake=1)
+        stored = {names.get(by_id[d.player_id], by_id[d.player_id]): d.points for d in hand.deltas}
+        if {n: int(settlement.points.get(n, 0)) for n in stored} != stored:
+            raise ScoringError(N_("Hand {number} would read differently with the new names; nothing was changed. "
+                                  "Choose other names.", number=hand.number), code="rename_changes_hand",
+                               field="players")
+        hand.facts = facts
+        hand.outcome = _renamed(hand.outcome, names)
+        hand.next_dealer = names.get(hand.next_dealer, hand.next_dealer)
+
+
+def _count_problem(table: Table, count: int) -> ScoringError | None:
+    """Whether ``count`` players may play at this table: the engine's PLAYER_RANGE, the house rules'
+    range and the decks the rules deal with (the engine decides)."""
+    module, rules = engine_for(table.game), table_rules(table)
+    low, high = module.PLAYER_RANGE
+    rule_low, rule_high = getattr(rules, "player_range", (low, high))
+    low, high = max(low, rule_low), min(high, rule_high)
+    if not low <= count <= high:
+        if low == high:
+            message = N_("This game needs exactly {count} players, not {n}.", count=low, n=count)
+        else:
+            message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=count)
+        return ScoringError(message, code="player_count", field="players")
+    if hasattr(module, "decks"):
+        try:
+            module.decks(rules, count)
+        except EngineError as error:
+            return ScoringError(error.message, code=error.code, field="players")
+    return None
+
+
+def _entry(entry: Any) -> tuple[Any, Any]:
+    """(new name, the current name of the player it is, or None) of one roster entry."""
+    if isinstance(entry, dict):
+        return entry.get("name"), entry.get("was")
+    return entry, None
+
+
+def players_problems(table: Table, players: Any) -> list[ScoringError]:
+    """Every problem with a new list of the table's players (see :func:`change_players`), each
+    beside its field (``players.<i>``); an empty list when it can be applied."""
+    if not isinstance(players, (list, tuple)):
+        return [ScoringError(N_("The players must be a list of names in seat order."),
+                             code="bad_players", field="players")]
+    problems: list = []
+    names, taken = [], set()
+    by_name = {p.name: p for p in table.players}
+    for i, entry in enumerate(players):
+        raw, was = _entry(entry)
+        try:
+            name = _clean_text(raw, f"players.{i}", PLAYER_NAME_MAX, required=True, what="player", n=i + 1)
+        except EngineError as error:
+            problems.append(error)
+            names.append(None)
+            continue
+        names.append(name)
+        if was not in (None, "") and was not in by_name:
+            problems.append(ScoringError(N_("'{name}' is not a player at this table.", name=was),
+                                         code="unknown_player", field=f"players.{i}"))
+        player = by_name.get(was) if was not in (None, "") else by_name.get(name)
+        if player is not None:
+            if player.id in taken:
+                problems.append(ScoringError(N_("'{name}' is listed twice; every player needs a different name.",
+                                                name=player.name), code="duplicate_player", field=f"players.{i}"))
+            taken.add(player.id)
+    problems += [e for e in _duplicates(names) if e.code == "duplicate_player"
+                 and not any(p.field == e.field for p in problems)]
+    for i, (entry, name) in enumerate(zip(players, names)):
+        _raw, was = _entry(entry)
+        player = by_name.get(was) if was not in (None, "") else by_name.get(name or "")
+        others = [q for q in table.players if name and q is not player and q.name.casefold() == name.casefold()]
+        if any(q.id not in taken for q in others):
+            problems.append(ScoringError(N_("'{name}' already played at this table; choose another name.",
+                                            name=name), code="name_taken", field=f"players.{i}"))
+    count = _count_problem(table, len(players))
+    if count is not None:
+        problems.append(count)
+    return problems
+
+
+def change_players(table: Table, players: Any, *, device=None) -> PlayerChange | None:
+    """Change who sits at the table between hands, in ONE transaction, kept in the table's history
+    (undo takes it back). ``players``: the new players in seat order, each a name or
+    ``{"name": ..., "was": <current name>}``:
+
+    - a name of a player of this table (seated, or who left earlier and comes back) keeps that
+      player (their total follows them), ``was`` renames them (every hand they played too);
+    - a new name is a player who joins (up to the engine's limit for the game and house rules);
+    - a seated player left out leaves: their total stays, they are in no later hand;
+    - the order is the new seating; a new name where someone left is a substitute taking the seat.
+
+    Hands already played keep their players. Returns the change, or None when nothing changes."""
+    problems = players_problems(table, players)
+    if problems:
+        raise problems[0]
+    before = _roster(table)
+    by_name = {p.name: p for p in table.players}
+    wanted: list[tuple[Player | None, str]] = []
+    for entry in players:
+        raw, was = _entry(entry)
+        name = _clean_text(raw, "players", PLAYER_NAME_MAX, required=True, what="player")
+        wanted.append((by_name.get(was) if was not in (None, "") else by_name.get(name), name))
+    if [(p.id if p else None, n) for p, n in wanted] == [(p.id, p.name) for p in table.seated_players]:
+        return None
+    try:
+        _lock(table)
+        by_id = {p.id: p.name for p in table.players}
+        renames = {p.name: name for p, name in wanted if p is not None and p.name != name}
+        _rename_in_hands(table, renames, by_id)
+        staying = {p.id for p, _ in wanted if p is not None}
+        for player in table.players:  # every seat (and a changing name) free first: both are unique
+            if player.seated and player.id not in staying:
+                player.former_seat = player.seat
+            player.seat = -player.id
+            if player.name in renames:
+                player.name = f"\x01{player.id}"  # no real name holds a control character
+        db.session.flush()
+        for seat, (player, name) in enumerate(wanted):
+            if player is None:
+                table.players.append(Player(seat=seat, name=name))
+            else:
+                player.seat, player.name, player.former_seat = seat, name, None
+        db.session.flush()
+        change = PlayerChange(table_id=table.id, kind="players", before=before, after=_roster(table),
+                              after_event=_latest_event_id(table), device=_device(device))
+        db.session.add(change)
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    db.session.expire(table, ["players"])
+    return change
+
+
+def _latest_event_id(table: Table) -> int:
+    return db.session.scalar(select(func.max(HandEvent.id)).where(HandEvent.table_id == table.id)) or 0
+
+
+def _players_undo_target(table: Table, hand_event: HandEvent | None) -> PlayerChange | None:
+    """The latest change of the players not undone yet, when it is newer than ``hand_event`` (the
+    hand change undo would otherwise take back)."""
+    undone = select(PlayerChange.undoes_id).where(PlayerChange.table_id == table.id,
+                                                  PlayerChange.undoes_id.is_not(None))
+    change = db.session.scalar(select(PlayerChange).where(PlayerChange.table_id == table.id,
+                                                          PlayerChange.kind == "players",
+                                                          PlayerChange.id.not_in(undone))
+                               .order_by(desc(PlayerChange.id)).limit(1))
+    if change is None or (hand_event is not None and hand_event.id > change.after_event):
+        return None
+    return change
+
+
+def undo_players_change(table: Table, change: PlayerChange, *, device=None) -> PlayerChange:
+    """Put the players back as they were before ``change`` (names in the hands too); a player who
+    joined in it leaves again (keeping any hand they played since, which undo has voided)."""
+    try:
+        _lock(table)
+        current = _roster(table)
+        was = {row["id"]: row for row in change.before["players"]}
+        by_id = {p.id: p.name for p in table.players}
+        renames = {p.name: was[p.id]["name"] for p in table.players if p.id in was and was[p.id]["name"] != p.name}
+        _rename_in_hands(table, renames, by_id)
+        for player in table.players:
+            player.seat = -player.id
+            if player.name in renames:
+                player.name = f"\x01{player.id}"  # no real name holds a control character
+        db.session.flush()
+        for player in table.players:
+            row = was.get(player.id)
+            if row is None:  # joined in the change undone (or later, and left again when that was undone)
+                joined = next((r for r in change.after["players"] if r["id"] == player.id), None)
+                if joined is not None and joined["seat"] >= 0:
+                    player.former_seat = joined["seat"]
+                continue
+            player.name, player.seat, player.former_seat = row["name"], row["seat"], row["former_seat"]
+        table.first_dealer = change.before.get("first_dealer")
+        db.session.flush()
+        undo = PlayerChange(table_id=table.id, kind="undo", before=current, after=_roster(table),
+                            after_event=_latest_event_id(table), undoes_id=change.id, device=_device(device))
+        db.session.add(undo)
+        _commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    db.session.expire(table, ["players"])
+    return undo
+
+
+def player_changes(table: Table) -> list[PlayerChange]:
+    """The table's changes of players (and their undos), newest first."""
+    return list(db.session.scalars(select(PlayerChange).where(PlayerChange.table_id == table.id)
+                                   .order_by(desc(PlayerChange.id))))

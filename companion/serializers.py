@@ -131,7 +131,7 @@ def standings_json(table) -> list[dict]:
 
 
 def table_json(table, *, with_token: bool = False) -> dict:
-    players = sorted(table.players, key=lambda p: p.seat)
+    players = table.seated_players
     active, total = scoring.hand_counts(table)
     out = {
         "id": table.public_id, "game": table.game, "name": table.name, "stake": money(table.stake),
@@ -140,6 +140,8 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "notes": table.notes or "", "revision": table.revision,
         "created_at": table.created_at.isoformat() if table.created_at else None,
         "players": [{"seat": p.seat, "name": p.name} for p in players],
+        # Players who left (they keep their total and the hands they played): issue 21.
+        "players_left": [{"name": p.name, "former_seat": p.former_seat} for p in table.players if not p.seated],
         "standings": standings_json(table), "hand_count": active, "hands_recorded": total,
         "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
         "urls": table_urls(table, with_token=with_token),
@@ -222,7 +224,7 @@ def summary_json(table) -> dict:
     up = review.settle_table(table)
     players = []
     for f in figures.players:
-        row = {"player": f.name, "seat": f.seat, "points": f.points, "money": money(f.money), "hands": f.hands,
+        row = {"player": f.name, "seat": f.seat if f.seat is not None and f.seat >= 0 else None, "points": f.points, "money": money(f.money), "hands": f.hands,
                "biggest_win": f.biggest_win, "biggest_loss": f.biggest_loss}
         row.update(_figures_json(f))
         players.append(row)

@@ -24,9 +24,9 @@ class OpenApi(Api):
 
 def register(app: Flask) -> None:
     from ..extensions import csrf
-    from . import access, api, check, hands, live, main, people, pwa, review, rules, tables
+    from . import access, api, check, hands, live, main, people, players, pwa, review, rules, tables
 
-    for module in (main, tables, access, hands, check, live, rules, people, pwa):
+    for module in (main, tables, access, hands, check, live, rules, people, pwa, players):
         app.register_blueprint(module.bp)
     review.register(app)
     csrf.exempt(api.bp)  # JSON API: no cookies are trusted; writes need the table's edit token

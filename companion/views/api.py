@@ -35,7 +35,7 @@ from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, AnswersAnswer, AnswersRe
                        HandsPageAnswer, HandsQuery, IndexAnswer, InputError, NewTableRequest,
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
                        RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
-from ..schemas import ExportAnswer, ImportAnswer, SummaryAnswer, UpdateTableRequest
+from ..schemas import ExportAnswer, ImportAnswer, PlayersRequest, SummaryAnswer, UpdateTableRequest
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
@@ -261,6 +261,24 @@ def update_table(data, public_id):
     return jsonify(serializers.table_json(table))
 
 
+@bp.route("/tables/<public_id>/players", methods=["PUT"])
+@bp.arguments(PlayersRequest, example={"players": ["Ann", {"name": "Bob", "was": "Bo"}, "Cy", "Eve"]})
+@bp.alt_response(200, schema=TableAnswer, success=True)
+@writes
+@bp.doc(operationId="change_players")
+@errors(403, 404, 413)
+def change_players(data, public_id):
+    """Change who sits at the table between hands: the new players in seat order. A current or
+    earlier player's name keeps that player (their total follows them; ``{"name", "was"}`` renames
+    them, in every hand too); a new name joins; a seated player left out leaves (keeps their total,
+    is in no later hand); a new name in the seat of one who left is a substitute. Hands already
+    played keep their players. Kept in the history; ``POST …/undo`` takes it back."""
+    table = _table_or_404(public_id)
+    _require_token(table, data)
+    _scoring_call(scoring.change_players, table, data["players"], device=_device(data))
+    return jsonify(serializers.table_json(table))
+
+
 @bp.route("/tables/<public_id>/summary", methods=["GET"])
 @bp.alt_response(200, schema=SummaryAnswer, success=True)
 @bp.doc(operationId="table_summary")
@@ -430,6 +448,8 @@ def undo(data, public_id):
     event = _scoring_call(scoring.undo_last, table, device=_device(data))
     if event is None:
         raise InputError(409, "nothing_to_undo", _("There is nothing to undo at this table."), None)
+    if isinstance(event, scoring.PlayerChange):  # the latest change was of the players
+        return jsonify(undone={"kind": "players", "hand": None}, hand=None, table=serializers.table_json(table))
     undone = scoring.undone_event(event)
     return jsonify(undone={"kind": undone.kind if undone else None, "hand": event.hand.number},
                    hand=serializers.hand_json(event.hand), table=serializers.table_json(table))

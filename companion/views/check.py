@@ -51,7 +51,7 @@ def _query_body(form: dict, table: Table | None) -> dict:
             body[key] = form[key].strip()
     if table is not None:  # the table's own rules (every switch) and player count
         body["rules"] = dict(table.rules or {})
-        body["players"] = len(table.players)
+        body["players"] = len(table.player_names)  # those seated now
     elif form["players"].strip():
         players = request.args.get("players", type=int)
         # not a whole number: the schema refuses it with the API's message
@@ -180,7 +180,7 @@ def attach(table: Table):
     """Attach the checker's ruling to a hand of the table, as a note in the hand's history."""
     if not ActionForm().validate():
         abort(400)
-    body = {"game": table.game, "rules": dict(table.rules or {}), "players": len(table.players),
+    body = {"game": table.game, "rules": dict(table.rules or {}), "players": len(table.player_names),
             "previous": request.form.get("previous", "").strip() or None, "play": request.form.get("play", "")}
     for key in ("previous_as", "play_as"):
         if request.form.get(key, "").strip():

@@ -18,10 +18,11 @@ from .tables import device_label, engine_message, load_table, remember, table_vi
 bp = Blueprint("hands", __name__)
 
 
-def _form(table: Table, data=None, post=False):
+def _form(table: Table, data=None, post=False, hand: Hand | None = None):
     module = scoring.engine_for(table.game)
     rules = scoring.table_rules(table)
-    return hand_form(table, module, rules, formdata=request.form if post else None, data=data)
+    names = scoring.hand_players(hand) if hand is not None else None  # a stored hand keeps its players
+    return hand_form(table, module, rules, formdata=request.form if post else None, data=data, names=names)
 
 
 def _hand(table: Table, number: int) -> Hand:
@@ -183,7 +184,7 @@ def edit(table: Table, number: int):
     if request.method == "GET" and table.archived:
         return _closed(table)
     if request.method == "GET":
-        form = _form(table, data=facts_to_data(table, hand.facts))
+        form = _form(table, data=facts_to_data(table, hand.facts), hand=hand)
         form.revision.data = str(hand.revision)
         return _render_form(table, form, hand=hand)
     if request.form.get("facts_json") is not None:
@@ -198,7 +199,7 @@ def edit(table: Table, number: int):
         except (FormError, EngineError):
             abort(400)
         return redirect(url_for("hands.show", public_id=table.public_id, number=number, saved=1))
-    form = _form(table, post=True)
+    form = _form(table, post=True, hand=hand)
     if not form.validate():
         return _render_form(table, form, hand=hand, status=400)
     try:

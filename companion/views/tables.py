@@ -268,7 +268,7 @@ def history(table: Table):
     more, events = len(events) > per_page, events[:per_page]
     numbers = scoring.hand_numbers(table, [e.hand_id for e in events])
     return render_template("history.html", table=table, events=events, numbers=numbers, hand=None,
-                           page=page, more=more)
+                           page=page, more=more, player_changes=scoring.player_changes(table) if page == 1 else [])
 
 
 @bp.post("/t/<public_id>/undo")
@@ -286,6 +286,8 @@ def undo(table: Table):
         return redirect(url_for("tables.show", public_id=table.public_id))
     if event is None:
         flash(_("There is nothing to undo."))
+    elif isinstance(event, scoring.PlayerChange):
+        flash(_("Undone: the last change of players."))
     else:
         number = event.hand.number
         flash(_("Undone: the last change to hand %(number)s.", number=number))

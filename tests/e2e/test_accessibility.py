@@ -41,7 +41,8 @@ def pages(live_server):
             keys.append(f"{t}#key={access.edit_token(table)}")
             paths += [f"{t}/check?previous=5+SJ+BJ&play=6+6+6", f"{t}/rules"]
             paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
-                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings", f"{t}/people"]
+                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings", f"{t}/people",
+                      f"{t}/players"]
     return keys, paths
 
 

@@ -173,3 +173,43 @@ def test_the_people_migration_keeps_players_and_hands_both_ways(app, schema_rebu
         _empty(app)
         with app.app_context():
             db.create_all()
+
+
+def test_the_players_come_and_go_migration_keeps_players_and_deltas_both_ways(app, schema_rebuilt):
+    """Issue 21: ``players.former_seat`` and ``player_changes`` are added and dropped in place (no copy
+    of ``players``, which would cascade-delete its hand deltas on SQLite); existing players stay
+    seated and their totals stay."""
+    _empty(app)
+    try:
+        with app.app_context():
+            upgrade(revision="b7c8d9e0f1a2")
+            with db.engine.begin() as conn:
+                conn.execute(text(
+                    "INSERT INTO tables (id, public_id, token_version, edit_token_hash, game, name, stake, currency,"
+                    " rules, rules_version, notes, created_at, updated_at, revision, hand_seq) VALUES (1,"
+                    " 'comegopublicid0000001', 1, 'h', 'gandengyan', 'old', '0', '', '{}', 1, '',"
+                    " '2026-01-01 00:00:00', '2026-01-01 00:00:00', 1, 1)"))
+                conn.execute(text("INSERT INTO players (id, table_id, seat, name) VALUES (1, 1, 0, 'A'), (2, 1, 1, 'B')"))
+                conn.execute(text(
+                    "INSERT INTO hands (id, table_id, number, facts, status, request_id, revision, outcome, stake,"
+                    " created_at, updated_at) VALUES (1, 1, 1, '{\"players\": [\"A\", \"B\"], \"winner\": \"A\","
+                    " \"losers\": {\"B\": {\"cards\": 2}}}', 'active', 'r', 1, '{}', '0', '2026-01-01 00:00:00',"
+                    " '2026-01-01 00:00:00')"))
+                conn.execute(text("INSERT INTO hand_deltas (id, hand_id, player_id, points) VALUES (1, 1, 1, 2),"
+                                  " (2, 1, 2, -2)"))
+                if conn.dialect.name == "postgresql":  # rows inserted with their ids: move the sequence on
+                    conn.execute(text("SELECT setval('players_id_seq', 10)"))
+            upgrade()
+            table = scoring.get_table("comegopublicid0000001")
+            assert table.player_names == ["A", "B"] and [p.former_seat for p in table.players] == [None, None]
+            scoring.change_players(table, ["A", "B", "C"])  # the new table holds the change
+            assert {row.name: row.points for row in scoring.standings(table)} == {"A": 2, "B": -2, "C": 0}
+            db.session.remove()
+            downgrade(revision="b7c8d9e0f1a2")
+            with db.engine.connect() as conn:
+                assert conn.execute(text("SELECT count(*) FROM hand_deltas")).scalar() == 2
+                assert "player_changes" not in inspect(db.engine).get_table_names()
+    finally:
+        _empty(app)
+        with app.app_context():
+            db.create_all()
