@@ -62,16 +62,17 @@ def peak_kib(pid: int) -> int:
     return 0
 
 
-def timed_get(port: int, path: str) -> tuple[float, float, int, int]:
+def timed_get(port: int, path: str, headers: dict | None = None) -> tuple[float, float, int, int]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     started = time.perf_counter()
-    conn.request("GET", path)
+    conn.request("GET", path, headers=headers or {})
     response = conn.getresponse()
     first_chunk = response.read(1)
     first = time.perf_counter() - started
     size = len(first_chunk) + len(response.read())
     total = time.perf_counter() - started
     conn.close()
+    timed_get.etag = response.getheader("ETag")
     return first * 1000, total * 1000, size, response.status
 
 
@@ -118,6 +119,14 @@ def main():
                 after = peak_kib(worker)
                 print(f"{path.replace(public_id, '<id>'):44} {first:9.1f} ms {total:7.0f} ms {size:11,} "
                       f"{before / 1024:6.1f}->{after / 1024:6.1f}  ({status})")
+            print("review pages: first visit, then the same revision again (If-None-Match)")
+            for path in (f"/t/{public_id}/summary", f"/t/{public_id}/settle", f"/t/{public_id}/sheet",
+                         f"/t/{public_id}/sheet?page=100", f"/t/{public_id}/chart",
+                         f"/t/{public_id}/hands/1/history", f"/api/v1/tables/{public_id}/summary"):
+                first, total, size, status = timed_get(port, path)
+                again = sorted(timed_get(port, path, {"If-None-Match": timed_get.etag})[1] for _ in range(20))
+                print(f"{path.replace(public_id, '<id>'):44} 200: {total:7.0f} ms {size:9,} B   "
+                      f"304: p50 {again[10]:5.1f} ms max {again[-1]:5.1f} ms  ({status})")
             for size in (3 * 1024 * 1024, 31 * 1024 * 1024):
                 times = sorted(refused_import(port, size)[0] for _ in range(20))
                 print(f"refused import of {size // 1024 // 1024} MiB (headers only): p50 {times[10]:.1f} ms, "

@@ -239,7 +239,7 @@ LIMITED = {
 
 
 # Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
-HEAVY_READS = frozenset({"tables.history", "review.sheet", "review.chart", "review.summary", "review.settle",
+HEAVY_READS = frozenset({"tables.history", "hands.hand_history", "review.sheet", "review.chart", "review.summary", "review.settle",
                          "review.export_csv", "review.export_json", "api.export_table", "api.table_summary"})
 
 

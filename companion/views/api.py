@@ -36,6 +36,7 @@ from ..schemas import (MAX_HAND_NUMBER, MAX_REQUEST_ID, AnswersAnswer, AnswersRe
                        RecordHandRequest, RevisionRequest, SettleAnswer, SettleRequest, TableAnswer,
                        RequestParser, UndoAnswer, UndoRequest, engine_guard, strict_numbers)
 from ..schemas import ExportAnswer, ImportAnswer, PlayersRequest, SummaryAnswer, UpdateTableRequest
+from .review import conditional, table_etag
 
 class ApiBlueprint(Blueprint):
     ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
@@ -285,8 +286,10 @@ def change_players(data, public_id):
 @errors(404)
 def table_summary(public_id):
     """How the night went: standings, each player's figures, and the fewest transfers that square
-    everyone (rounded to the cent and still adding up to zero)."""
-    return jsonify(serializers.summary_json(_table_or_404(public_id)))
+    everyone (rounded to the cent and still adding up to zero). ETag per table revision
+    (If-None-Match: 304)."""
+    table = _table_or_404(public_id)
+    return conditional(table_etag(table, "summary.json"), lambda: jsonify(serializers.summary_json(table)))
 
 
 @bp.route("/tables/<public_id>/export", methods=["GET"])
@@ -298,14 +301,8 @@ def export_table(public_id):
     the history of changes, a checksum against corruption, not a signature). Streamed; ETag per table
     revision (If-None-Match: 304). No id and no edit token: POST it to /import to recreate it."""
     table = _table_or_404(public_id)
-    etag = f"json-{table.public_id}-{table.revision}"
-    if request.if_none_match.contains(etag):
-        response = Response(status=304)
-    else:
-        response = Response(stream_with_context(scoring.export_chunks(table)), content_type="application/json")
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return conditional(table_etag(table, "json"), lambda: Response(stream_with_context(scoring.export_chunks(table)),
+                                                                   content_type="application/json"))
 
 
 @bp.route("/import", methods=["POST"])

@@ -13,7 +13,7 @@ from .. import access, scoring
 from ..engine.common import EngineError
 from ..forms import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
 from ..models import Hand, Table
-from .tables import device_label, engine_message, load_table, remember, table_view
+from .tables import device_label, engine_message, history_page, load_table, remember, table_view
 
 bp = Blueprint("hands", __name__)
 
@@ -252,7 +252,4 @@ def restore(table: Table, number: int):
 @bp.get("/t/<public_id>/hands/<int:number>/history")
 @table_view()
 def hand_history(table: Table, number: int):
-    hand = _hand(table, number)
-    events = scoring.history(table, hand)
-    return render_template("history.html", table=table, events=events, numbers={hand.id: hand.number},
-                           hand=hand)
+    return history_page(table, _hand(table, number))  # paginated like the table's

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from decimal import Decimal
 
-from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
                    stream_with_context, url_for)
 from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
@@ -52,13 +52,17 @@ def unsigned_amount(value: Decimal, table: Table, in_money: bool) -> str:
 def sheet(table: Table):
     page = page_number()
     per_page = int(current_app.config.get("SHEET_PER_PAGE", review.SHEET_PER_PAGE))
-    total = review.hand_total(table)
-    pages = max(1, -(-total // per_page))
-    if page > pages:
-        abort(404)
-    rows = review.sheet_page(table, page, per_page)
-    return render_template("review/sheet.html", table=table, players=table.players, rows=rows, page=page,
-                           pages=pages, total=total, standings={s.player_id: s for s in review.standings(table)})
+
+    def answer():
+        total = review.hand_total(table)
+        pages = max(1, -(-total // per_page))
+        if page > pages:
+            abort(404)
+        rows = review.sheet_page(table, page, per_page)
+        return render_template("review/sheet.html", table=table, players=table.players, rows=rows, page=page,
+                               pages=pages, total=total,
+                               standings={s.player_id: s for s in review.standings(table)})
+    return review_page(table, "sheet", answer, page, per_page)
 
 
 # --------------------------------------------------------------------------------------------
@@ -202,6 +206,10 @@ def chart_stylesheet():
 @table_view()
 def chart(table: Table):
     points = int(current_app.config.get("CHART_POINTS", review.CHART_POINTS))
+    return review_page(table, "chart", lambda: _chart_page(table, points), points)
+
+
+def _chart_page(table: Table, points: int):
     key = (table.public_id, table.revision, str(get_locale()), points)
     with _CHARTS_LOCK:
         svg = _CHARTS.get(key)
@@ -272,38 +280,82 @@ def _duration(delta) -> str:
 @bp.get("/t/<public_id>/summary")
 @table_view()
 def summary(table: Table):
-    data = review.summary(table)
-    span = None
-    if data.first_at and data.last_at:
-        span = _duration(data.last_at - data.first_at)
-    return render_template("review/summary.html", table=table, summary=data, span=span,
-                           **_settle_context(table, data.players))
+    def answer():
+        data = review.summary(table)
+        span = None
+        if data.first_at and data.last_at:
+            span = _duration(data.last_at - data.first_at)
+        return render_template("review/summary.html", table=table, summary=data, span=span,
+                               **_settle_context(table, data.players))
+    return review_page(table, "summary", answer)
 
 
 @bp.get("/t/<public_id>/settle")
 @table_view()
 def settle(table: Table):
-    standings = review.standings(table)
-    return render_template("review/settle.html", table=table, standings=standings,
-                           **_settle_context(table, standings))
+    def answer():
+        standings = review.standings(table)
+        return render_template("review/settle.html", table=table, standings=standings,
+                               **_settle_context(table, standings))
+    return review_page(table, "settle", answer)
 
 
 # --------------------------------------------------------------------------------------------
 # Export and import
 
 
-def _download(table: Table, kind: str, chunks, content_type: str, filename: str) -> Response:
-    """A file streamed in chunks (bounded memory), with an ETag per table revision (and language): a
-    client that has this revision gets a 304 before anything is read."""
-    etag = f"{kind}-{table.public_id}-{table.revision}-{get_locale()}"
+def table_etag(table: Table, kind: str, *parts) -> str:
+    """The ETag of one answer about a table: its kind, the table's revision (every change to a table
+    bumps it), the language, the app's build, and ``parts`` (page, right to record ...): whatever else
+    the bytes depend on, so that it differs whenever they would."""
+    return "-".join(str(p) for p in (kind, table.public_id, table.revision, get_locale(), build_tag(), *parts))
+
+
+@functools.lru_cache(maxsize=1)
+def build_tag() -> str:
+    """A short digest of the app's templates, code and catalogs: a new version of the app changes every
+    ETag, so no browser keeps a page drawn by the previous one."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(current_app.root_path)
+    digest = hashlib.sha256()
+    for folder, pattern in ((Path(current_app.template_folder or "templates"), "**/*.html"),
+                            (root, "**/*.py"), (root, "**/*.mo")):
+        folder = folder if folder.is_absolute() else root / folder
+        for path in sorted(folder.glob(pattern)):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def conditional(etag: str, answer, cache_control: str = "private, no-cache") -> Response:
+    """The one conditional answer: 304 when the client holds ``etag`` (nothing read, nothing drawn),
+    else ``answer()`` (a view's return value) with the ETag; never stored without revalidation."""
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
+        response = current_app.make_response(answer())
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = cache_control
+    return response
+
+
+def review_page(table: Table, kind: str, answer, *parts):
+    """A review page (score sheet, chart, summary, settle up, a hand's history), conditional on
+    :func:`table_etag`. A page with a message waiting (flash) is drawn afresh, without an ETag."""
+    if session.get("_flashes"):
+        return answer()
+    return conditional(table_etag(table, kind, "e" if g.get("can_edit") else "v", *parts), answer)
+
+
+def _download(table: Table, kind: str, chunks, content_type: str, filename: str) -> Response:
+    """A file streamed in chunks (bounded memory), with an ETag per table revision (and language): a
+    client that has this revision gets a 304 before anything is read."""
+    def answer():
         response = Response(stream_with_context(chunks()), content_type=content_type)
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+        return response
+    return conditional(table_etag(table, kind), answer)
 
 
 def csv_labels() -> dict:

@@ -260,15 +260,29 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
 @bp.get("/t/<public_id>/history")
 @table_view()
 def history(table: Table):
+    return history_page(table)
+
+
+def history_page(table: Table, hand=None):
+    """One page of the history of changes, newest first: the table's, or one hand's (``hand``);
+    ETag per (table revision, hand, page, language) like the review pages."""
+    from .review import review_page  # (review.py imports this module)
+
     page = page_number()
     per_page = int(current_app.config.get("HISTORY_PER_PAGE", 50))
-    events = scoring.history(table, limit=per_page + 1, offset=(page - 1) * per_page)
+    return review_page(table, "history", lambda: _history(table, hand, page, per_page),
+                       hand.number if hand is not None else "all", page, per_page)
+
+
+def _history(table: Table, hand, page: int, per_page: int):
+    events = scoring.history(table, hand, limit=per_page + 1, offset=(page - 1) * per_page)
     if not events and page > 1:
         abort(404)
     more, events = len(events) > per_page, events[:per_page]
-    numbers = scoring.hand_numbers(table, [e.hand_id for e in events])
-    return render_template("history.html", table=table, events=events, numbers=numbers, hand=None,
-                           page=page, more=more, player_changes=scoring.player_changes(table) if page == 1 else [])
+    numbers = {hand.id: hand.number} if hand is not None else scoring.hand_numbers(table, [e.hand_id for e in events])
+    changes = scoring.player_changes(table) if hand is None and page == 1 else []
+    return render_template("history.html", table=table, events=events, numbers=numbers, hand=hand,
+                           page=page, more=more, player_changes=changes)
 
 
 @bp.post("/t/<public_id>/undo")

@@ -12,7 +12,11 @@ ARGUMENTS = {"game": "gandengyan", "number": 1, "filename": "app.css"}
 OWN_CACHE_RULE = {"live.state": "no-cache", "review.chart_stylesheet": "public",
                   # exports carry no token: revalidated per table revision (ETag), kept private
                   "review.export_csv": "private, no-cache", "review.export_json": "private, no-cache",
-                  "api.export_table": "private, no-cache"}
+                  "api.export_table": "private, no-cache",
+                  # review pages, histories and the API summary show no token: ETag per table revision
+                  **{endpoint: "private, no-cache" for endpoint in (
+                      "review.sheet", "review.chart", "review.summary", "review.settle", "tables.history",
+                      "hands.hand_history", "api.table_summary")}}
 
 
 def get_routes(app):
