@@ -139,7 +139,8 @@ def free_port() -> int:
 def spawn_gunicorn(url: str | None, port: int, log_dir: str, app: str = "app:app") -> subprocess.Popen:
     # rate limits stay on (their count is part of a write's cost) but high enough for a load run
     env = {**os.environ, "DATABASE_URL": url or "", "PYTHONPATH": ROOT,
-           "FLASK_RATE_LIMITS": json.dumps({"write": [10**9, 600], "open_table": [10**9, 3600]})}
+           "FLASK_RATE_LIMITS": json.dumps({"write": [10**9, 600], "open_table": [10**9, 3600],
+                                             "heavy_read": [10**9, 600]})}
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     return subprocess.Popen(
         [gunicorn, "-w", "2", "-k", "gthread", "--threads", "4", "-b", f"127.0.0.1:{port}",
