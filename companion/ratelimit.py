@@ -234,7 +234,8 @@ LIMITED = {
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
         "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin",
         "check.attach", "tables.settings", "tables.archive", "tables.unarchive", "tables.delete",
-        "tables.undelete", "api.update_table", "people.save_links", "people.rename")},
+        "tables.undelete", "api.update_table", "people.save_links", "people.rename", "players.edit",
+        "api.change_players")},
 }
 
 

@@ -407,13 +407,9 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
         names.append(_clean_text(player, f"players.{i}", PLAYER_NAME_MAX, required=True, what="player", n=i + 1))
     for error in _duplicates(names):
         raise error
-    low, high = module.PLAYER_RANGE  # the engine decides how many may play
-    if not low <= len(names) <= high:
-        if low == high:
-            message = N_("This game needs exactly {count} players, not {n}.", count=low, n=len(names))
-        else:
-            message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=len(names))
-        raise ScoringError(message, code="player_count", field="players")
+    problem = _game_count_problem(module, len(names))
+    if problem is not None:
+        raise problem
     stake_value = parse_stake(stake)
     currency = _clean_text(currency, "currency", CURRENCY_MAX, required=False, what="currency")
     notes = _clean_text(notes, "notes", NOTES_MAX, required=False, what="notes")
@@ -1197,21 +1193,26 @@ def _count_problem(table: Table, count: int) -> ScoringError | None:
     """Whether ``count`` players may play at this table: the engine's PLAYER_RANGE, the house rules'
     range and the decks the rules deal with (the engine decides)."""
     module, rules = engine_for(table.game), table_rules(table)
-    low, high = module.PLAYER_RANGE
-    rule_low, rule_high = getattr(rules, "player_range", (low, high))
-    low, high = max(low, rule_low), min(high, rule_high)
-    if not low <= count <= high:
-        if low == high:
-            message = N_("This game needs exactly {count} players, not {n}.", count=low, n=count)
-        else:
-            message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=count)
-        return ScoringError(message, code="player_count", field="players")
-    if hasattr(module, "decks"):
-        try:
-            module.decks(rules, count)
-        except EngineError as error:
-            return ScoringError(error.message, code=error.code, field="players")
+    problem = _game_count_problem(module, count)
+    if problem is not None:
+        return problem
+    try:  # the house rules' own range and the decks they deal with
+        module.decks(rules, count)
+    except EngineError as error:
+        return ScoringError(error.message, code=error.code, field="players")
     return None
+
+
+def _game_count_problem(module, count: int) -> ScoringError | None:
+    """Whether the game is played by ``count`` players at all (the engine's PLAYER_RANGE)."""
+    low, high = module.PLAYER_RANGE
+    if low <= count <= high:
+        return None
+    if low == high:
+        message = N_("This game needs exactly {count} players, not {n}.", count=low, n=count)
+    else:
+        message = N_("This game needs {low} to {high} players, not {n}.", low=low, high=high, n=count)
+    return ScoringError(message, code="player_count", field="players")
 
 
 def _entry(entry: Any) -> tuple[Any, Any]:
