@@ -122,8 +122,12 @@ class InputError(Exception):
 
     @classmethod
     def from_engine(cls, error: EngineError, status: int = 400) -> "InputError":
-        """An engine (or scoring) error, its sentence translated."""
-        return cls(status, error.code or "invalid", tr(error.message), error.field)
+        """An engine (or scoring) error, its sentence translated. ``errors`` (an extra key of the
+        answer) lists every problem the engine found, this one first (EngineError.errors)."""
+        every = [{"code": code or "invalid", "message": tr(message), "field": field}
+                 for field, code, message in getattr(error, "errors", ())] or None
+        return cls(status, error.code or "invalid", tr(error.message), error.field,
+                   **({"errors": every} if every else {}))
 
 
 class Problem(str):
@@ -842,6 +846,10 @@ class ErrorDetail(Answer):
 
 class ErrorAnswer(Answer):
     error = fields.Nested(ErrorDetail, required=True)
+    errors = fields.List(fields.Nested(ErrorDetail), metadata={
+        "description": "When the rules engine refused the input: every problem it found, each with its own code, "
+                       "message and field, the first being `error` (a hand with three mistakes lists three). "
+                       "Absent for errors found before the engine (JSON, types, the edit token)."})
 
 
 class ReadingAnswer(Answer):

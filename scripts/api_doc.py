@@ -32,7 +32,9 @@ is a snapshot of the same document, for reading in the repository.
 - **Errors.** Every bad input is a 4xx answer
   `{"error": {"code": "...", "message": "...", "field": "..." | null}}`: `code` is stable (below),
   `message` is one sentence in the language of `Accept-Language` (or `?lang=`), `field` names the
-  input that is wrong (`"play"`, `"losers.B.jokers"`, `"rules.triple_follow"`). A 409 also carries
+  input that is wrong (`"play"`, `"losers.B.jokers"`, `"rules.triple_follow"`). When the rules
+  engine refused the input, `errors` lists every problem it found at once, the first being `error`
+  (`[{"code", "message", "field"}, …]`: a hand with three mistakes lists three). A 409 also carries
   `current` (the stored hand) and `submitted`. Never a 500.
 - Version 1 is a contract: fields are added, never renamed or removed.
 

@@ -17,7 +17,8 @@ Bodies and queries are parsed by the schemas of ``companion/schemas.py`` (flask-
 marshmallow); answers are written by ``companion/serializers.py``; every read and write goes
 through ``companion/scoring.py``. Writes need the table's edit token: ``Authorization: Bearer
 <token>`` (or ``X-Edit-Token``; ``"token"`` in the body is deprecated).
-Every bad input is a 4xx with ``{"error": {"code", "message", "field"}}``.
+Every bad input is a 4xx with ``{"error": {"code", "message", "field"}}``; what the engine refused
+also lists every problem it found in ``"errors"`` (the first is ``"error"``).
 """
 from __future__ import annotations
 
