@@ -838,6 +838,12 @@ def _nullable_str(**kw):
     return fields.String(required=True, allow_none=True, **kw)
 
 
+def _time(description: str = "") -> fields.String:
+    """A moment: ISO 8601 with its time zone (always UTC, ``+00:00``), or null."""
+    text = "ISO 8601 with its time zone (UTC, +00:00)." + (f" {description}" if description else "")
+    return fields.String(required=True, allow_none=True, metadata={"format": "date-time", "description": text})
+
+
 class ErrorDetail(Answer):
     code = _str(metadata={"description": "A stable machine code (see docs/api.md)."})
     message = _str(metadata={"description": "One sentence in the request's language: what and how to fix it."})
@@ -940,7 +946,7 @@ class TableAnswer(Answer):
     rules_version = fields.Integer(required=True)
     notes = _str()
     revision = fields.Integer(required=True)
-    created_at = _nullable_str()
+    created_at = _time()
     players = fields.List(fields.Nested(SeatAnswer), required=True)
     players_left = fields.List(fields.Dict(), metadata={
         "description": "Players who left: [{\"name\", \"former_seat\"}]; they keep their total and hands."})
@@ -951,10 +957,12 @@ class TableAnswer(Answer):
     current_dealer = _nullable_str()
     urls = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True), required=True)
     token = fields.String(metadata={"description": "The edit token: only in the answer that opened the table."})
+    public_id = _str(metadata={"description": "The same as id (the name POST /import answers with)."})
+    edit_token = fields.String(metadata={"description": "The same as token (the name POST /import answers "
+                                                        "with): only in the answer that opened the table."})
     archived = fields.Boolean(metadata={"description": "An archived table takes no hands until restored."})
-    archived_at = _nullable_str()
-    deleted_at = _nullable_str(metadata={"description": "Set while a deleted table can still be brought back "
-                                                        "(PATCH deleted: false)."})
+    archived_at = _time()
+    deleted_at = _time("Set while a deleted table can still be brought back (PATCH deleted: false).")
     stakes = fields.List(fields.Dict(), metadata={
         "description": "The stakes the hands were played at: [{\"from_hand\", \"stake\"}], one per change."})
 
@@ -968,8 +976,8 @@ class HandAnswer(Answer):
     outcome = fields.Dict(required=True)
     next_dealer = _nullable_str()
     request_id = _nullable_str()
-    created_at = _nullable_str()
-    updated_at = _nullable_str()
+    created_at = _time()
+    updated_at = _time()
     stake = fields.String(metadata={"description": "Money per point this hand was played at (exact decimal)."})
 
 
@@ -1040,8 +1048,8 @@ class SummaryAnswer(Answer):
     game = _str()
     hands = fields.Integer(required=True, metadata={"description": "Hands that count (not void)."})
     void = fields.Integer(required=True)
-    first_at = _nullable_str()
-    last_at = _nullable_str()
+    first_at = _time()
+    last_at = _time()
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     players = fields.List(fields.Nested(PlayerFiguresAnswer), required=True,
                           metadata={"description": "By standing, with each figure the game tallies (its engine's "
@@ -1061,4 +1069,6 @@ class ExportAnswer(Answer):
 class ImportAnswer(Answer):
     public_id = _str()
     edit_token = _str(metadata={"description": "The new table's edit token (only here)."})
+    id = _str(metadata={"description": "The same as public_id (the name POST /tables answers with)."})
+    token = _str(metadata={"description": "The same as edit_token (the name POST /tables answers with)."})
     table = fields.Nested("TableAnswer", required=True)

@@ -5,6 +5,7 @@ The OpenAPI document describes these shapes (``companion/schemas.py``, the ``*An
 """
 from __future__ import annotations
 
+from datetime import timezone
 from decimal import Decimal
 from typing import Any
 
@@ -115,6 +116,15 @@ def settlement_json(settlement, game: str) -> dict:
 # Tables and hands
 
 
+def iso_time(moment) -> str | None:
+    """A stored time as ISO 8601 with its zone (UTC): SQLite gives stored times back without one."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).isoformat()
+
+
 def table_urls(table, *, with_token: bool) -> dict:
     urls = {"api": url("api.get_table", public_id=table.public_id),
             "hands": url("api.list_hands", public_id=table.public_id),
@@ -134,11 +144,11 @@ def table_json(table, *, with_token: bool = False) -> dict:
     players = table.seated_players
     active, total = scoring.hand_counts(table)
     out = {
-        "id": table.public_id, "game": table.game, "name": table.name, "stake": money(table.stake),
+        "id": table.public_id, "public_id": table.public_id, "game": table.game, "name": table.name, "stake": money(table.stake),
         "currency": table.currency or "", "preset": table.preset,
         "rules": jsonable(dict(table.rules or {})), "rules_version": table.rules_version,
         "notes": table.notes or "", "revision": table.revision,
-        "created_at": table.created_at.isoformat() if table.created_at else None,
+        "created_at": iso_time(table.created_at),
         "players": [{"seat": p.seat, "name": p.name} for p in players],
         # Players who left (they keep their total and the hands they played): issue 21.
         "players_left": [{"name": p.name, "former_seat": p.former_seat} for p in table.players if not p.seated],
@@ -146,12 +156,12 @@ def table_json(table, *, with_token: bool = False) -> dict:
         "first_dealer": table.first_dealer, "current_dealer": scoring.current_dealer(table),
         "urls": table_urls(table, with_token=with_token),
         "archived": table.archived_at is not None,
-        "archived_at": table.archived_at.isoformat() if table.archived_at else None,
-        "deleted_at": table.deleted_at.isoformat() if table.deleted_at else None,
+        "archived_at": iso_time(table.archived_at),
+        "deleted_at": iso_time(table.deleted_at),
         "stakes": [{"from_hand": c.from_hand, "stake": money(c.stake)} for c in scoring.stake_changes(table)],
     }
-    if with_token:
-        out["token"] = access.edit_token(table)
+    if with_token:  # both names, as POST /import answers them (issue 17)
+        out["token"] = out["edit_token"] = access.edit_token(table)
     return out
 
 
@@ -167,8 +177,8 @@ def hand_json(hand, players_by_id: dict | None = None, deltas: dict | None = Non
             "outcome": jsonable(hand.outcome or {}), "next_dealer": hand.next_dealer,
             "stake": money(hand.stake),
             "request_id": hand.request_id,
-            "created_at": hand.created_at.isoformat() if hand.created_at else None,
-            "updated_at": hand.updated_at.isoformat() if hand.updated_at else None}
+            "created_at": iso_time(hand.created_at),
+            "updated_at": iso_time(hand.updated_at)}
 
 
 def hand_answer(table, hand, **extra) -> dict:
@@ -229,7 +239,7 @@ def summary_json(table) -> dict:
         row.update(_figures_json(f))
         players.append(row)
     return {"id": table.public_id, "game": table.game, "hands": figures.hands, "void": figures.void,
-            "first_at": figures.first_at.isoformat() if figures.first_at else None,
-            "last_at": figures.last_at.isoformat() if figures.last_at else None,
+            "first_at": iso_time(figures.first_at),
+            "last_at": iso_time(figures.last_at),
             "standings": standings_json(table), "players": players, "in_money": up.in_money,
             "transfers": [{"from": t.payer, "to": t.payee, "amount": money(t.amount)} for t in up.transfers]}

@@ -232,7 +232,8 @@ def _scoring_call(function, *args, **kwargs):
     undo=("undo", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}))}})
 @errors(413)
 def create_table(data):
-    """Open a table. The answer holds its id and its edit token (only here)."""
+    """Open a table. The answer holds its id and its edit token (only here), under both names
+    (``id``/``public_id``, ``token``/``edit_token``), as POST /import answers them."""
     table = _scoring_call(scoring.create_table, **data)
     return jsonify(serializers.table_json(table, with_token=True)), 201
 
@@ -317,9 +318,11 @@ def import_table():
     as a new hand (the engine validates and settles its facts; points in the file that differ are
     refused, naming the hand); the file's history is kept as plain text. At most 2 MiB
     (IMPORT_MAX_BYTES), refused before the body is read. A damaged, foreign, forged or newer-version
-    document is refused and changes nothing."""
+    document is refused and changes nothing. The new id and edit token come under both names
+    (``public_id``/``id``, ``edit_token``/``token``), as POST /tables answers them."""
     table = _scoring_call(scoring.import_document, request.get_data(cache=True))
-    return jsonify(public_id=table.public_id, edit_token=access.edit_token(table),
+    token = access.edit_token(table)  # both names, as POST /tables answers them (issue 17)
+    return jsonify(public_id=table.public_id, edit_token=token, id=table.public_id, token=token,
                    table=serializers.table_json(table, with_token=True)), 201
 
 
