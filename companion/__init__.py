@@ -54,6 +54,8 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     i18n.init_app(app)
     words.init_app(app)
+    from .engine import engine_for
+    app.jinja_env.globals["engine_for"] = engine_for  # a game's own words and parts (never a branch on its name)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -26,6 +26,8 @@ class GameEngine(Protocol):
     LABEL: Text                    # the Chinese name with a translatable reading ("干瞪眼 Gan Deng Yan")
     DEALER_WORD: Text              # who leads a hand: "Dealer" (干瞪眼), "Banker" (大冶打拱)
     DEALER_FACT: str               # the fact of a hand that names that player: "dealer", "banker"
+    NEXT_DEALER_WORD: Text         # the label of who leads the next hand: "Next dealer", "Next banker"
+    FIRST_DEALER_HELP: Text        # the new-table form's help under the first dealer (banker)
     PLAYER_RANGE: tuple[int, int]  # fewest and most players at a table
     OUTCOME_NAMES: Mapping[str, Text]  # outcome kind (a Settlement's ``arch``) -> its name; {} when none
     TALLIES: tuple[str, ...]       # every review figure a hand may tally (Settlement.tallies), summary order

@@ -15,12 +15,9 @@ ALLOWED = {
     "companion/forms.py": 2,         # the hand form of each game (to be generated from a facts description)
     "companion/review.py": 1,        # the CSV export's per-player phrases (issue 20 owns the export)
     "templates/_macros.html": 1,     # facts_summary of each game
-    "templates/hand.html": 1,        # "Next dealer" / "Next banker" (DEALER_WORD can replace it)
     "templates/hand_form.html": 1,   # the fields of each game's hand form
     "templates/review/summary.html": 1,  # the figure rows (the engine's TALLIES can replace it)
     "templates/rules.html": 2,       # the prose of each game's rules page (sentences come from the engine)
-    "templates/table.html": 1,       # "Next dealer" / "Next banker"
-    "templates/table_new.html": 1,   # the first dealer's help
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..cards import CardError
 from ..errors import FactsError, RulesError
 from ..results import Answer, Reading, Settlement, Verdict
-from .about import DEALER_FACT, DEALER_WORD, facts_description, LABEL, OUTCOME_NAMES, decks, EXAMPLE_PLAYS, NUMERIC_FACTS, VERDICT_ANCHORS, example_hands
+from .about import DEALER_FACT, DEALER_WORD, FIRST_DEALER_HELP, NEXT_DEALER_WORD, facts_description, LABEL, OUTCOME_NAMES, decks, EXAMPLE_PLAYS, NUMERIC_FACTS, VERDICT_ANCHORS, example_hands
 from .answers import answers, kind_of
 from .check import check, classify, declaration
 from .combos import BOMB_CLASS, TYPES, beats, power
@@ -35,7 +35,7 @@ from .settle import TALLIES, settle, tally_figures
 NAME = "dagong"
 TITLE = "大冶打拱"
 
-__all__ = ["NAME", "TITLE", "DEALER_FACT", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "rule_sentences", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
+__all__ = ["NAME", "TITLE", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "rule_sentences", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
            "needed_facts", "next_dealer", "used_facts", "settle", "tally_figures", "TALLIES", "Outcome", "Reading",

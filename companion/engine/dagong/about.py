@@ -11,6 +11,8 @@ from .rules import DECKS, TOTAL_POINTS, coerce_rules
 LABEL = N_("大冶打拱 Da Gong")  # the Chinese name with a translatable reading of it
 DEALER_WORD = N_("Banker")      # who leads a hand (and names the bright card) at this game
 DEALER_FACT = "banker"          # the fact of a hand that names its banker
+NEXT_DEALER_WORD = N_("Next banker")  # the table page's label for who leads the next hand
+FIRST_DEALER_HELP = N_("The banker of the first hand; afterwards the previous first player out.")
 OUTCOME_NAMES = ARCH_NAMES      # arch -> its name: the one list, also used by the outcome's steps
 
 

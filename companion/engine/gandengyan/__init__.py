@@ -15,7 +15,7 @@ nothing here imports Flask or the database.
 """
 from __future__ import annotations
 
-from .about import DEALER_FACT, DEALER_WORD, LABEL, OUTCOME_NAMES, declaration, EXAMPLE_PLAYS, NUMERIC_FACTS, VERDICT_ANCHORS, example_hands
+from .about import DEALER_FACT, DEALER_WORD, FIRST_DEALER_HELP, NEXT_DEALER_WORD, LABEL, OUTCOME_NAMES, declaration, EXAMPLE_PLAYS, NUMERIC_FACTS, VERDICT_ANCHORS, example_hands
 from .answers import answers, kind_of
 from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
@@ -35,7 +35,7 @@ def used_facts(facts, rules=None):
     return facts
 
 
-__all__ = ["NAME", "TITLE", "DEALER_FACT", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+__all__ = ["NAME", "TITLE", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",

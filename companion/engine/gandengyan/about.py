@@ -9,6 +9,8 @@ from ..text import N_
 LABEL = N_("干瞪眼 Gan Deng Yan")  # the Chinese name with a translatable reading of it
 DEALER_WORD = N_("Dealer")        # who deals (and leads) a hand at this game
 DEALER_FACT = "dealer"          # the fact of a hand that names its dealer
+NEXT_DEALER_WORD = N_("Next dealer")  # the table page's label for who deals the next hand
+FIRST_DEALER_HELP = N_("Deals the first hand; afterwards the app suggests the next dealer.")
 OUTCOME_NAMES: dict = {}          # 干瞪眼 has no named outcomes: one winner collects from the losers
 
 
