@@ -25,6 +25,7 @@ def test_each_game_has_every_name_of_the_contract(game):
     assert module.NAME == game
     assert isinstance(module.LABEL, Text) and module.TITLE in module.LABEL
     assert isinstance(module.DEALER_WORD, Text)
+    assert isinstance(module.NEXT_DEALER_WORD, Text) and isinstance(module.FIRST_DEALER_HELP, Text)
     assert all(isinstance(name, Text) for name in module.OUTCOME_NAMES.values())
     low, high = module.PLAYER_RANGE
     assert 2 <= low <= high
