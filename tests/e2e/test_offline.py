@@ -8,6 +8,7 @@ import json
 import time
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from companion import access, scoring
@@ -27,13 +28,30 @@ def fill_hand(page, winner: str, cards: dict):
 
 
 def outbox(page) -> list:
+    ready(page)
     return page.evaluate("window.ctcOutbox.all().then(items => items.map(i => ({state: i.state, kind: i.kind, reason: i.reason})))")
+
+
+def ready(page, timeout: float = 30) -> None:
+    """Until the page's outbox script has run: a page just opened may show its content before its
+    deferred scripts run (a page that is still loading answers evaluate with an error)."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate("typeof window.ctcOutbox !== 'undefined'"):
+                return
+        except PlaywrightError:
+            pass
+        assert time.monotonic() < end, f"the outbox script did not run within {timeout} s"
+        page.wait_for_timeout(100)
 
 
 def wait_until(page, script: str, timeout: float = 20):
     """Poll ``script`` (may return a promise) until it is true (wait_for_function would need eval,
     which the pages' Content-Security-Policy refuses)."""
     end = time.monotonic() + timeout
+    if "ctcOutbox" in script:
+        ready(page, timeout)
     while not page.evaluate(script):
         assert time.monotonic() < end, f"still false after {timeout} s: {script}: {outbox(page)}"
         page.wait_for_timeout(200)
@@ -133,11 +151,13 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
         assert stored_hands(live_server, public_id) == [(1, "Ann", 1)]  # nothing reached the server
 
         phones[0].set_offline(False)
+        ready(a_table)
         a_table.evaluate("window.ctcOutbox.flush()")
         wait_until(a_table, "window.ctcOutbox.all().then(i => i.length === 0)", 30)
         assert stored_hands(live_server, public_id) == [(1, "Ann", 2), (2, "Bo", 1)]
 
         phones[1].set_offline(False)
+        ready(b_table)
         b_table.evaluate("window.ctcOutbox.flush()")
         wait_until(b_table, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 30)
         # every hand once, in the order typed; B's correction of hand 1 was refused, not applied
@@ -150,7 +170,7 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
         expect(b_table.locator("#version-mine")).to_be_visible()
         b_table.click("#use-mine")  # B chooses: its correction over A's
         expect(b_table.locator("#saved")).to_be_visible()
-        assert outbox(b_table) == []  # chosen, so no longer waiting to be decided
+        wait_until(b_table, "window.ctcOutbox.all().then(i => i.length === 0)", 30)  # chosen: no longer waiting
         assert stored_hands(live_server, public_id) == [(1, "Ann", 3), (2, "Bo", 1), (3, "Cy", 1)]
     finally:
         for phone in phones:
@@ -193,6 +213,7 @@ def test_a_5xx_answer_keeps_the_hand_in_the_outbox_and_it_goes_later(browser, br
         expect(page.locator(".outbox-note.waiting")).to_contain_text("Busy")
         assert [i["state"] for i in outbox(page)] == ["waiting"]
         page.unroute("**/record")
+        ready(page)
         page.evaluate("window.ctcOutbox.flush()")
         expect(page.locator(".outbox-note.sent")).to_contain_text("Sent")  # the form page says so
         page.goto(f"{live_server}/t/{public_id}")
@@ -249,6 +270,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         with live_server.app.app_context():
             access.reset_token(scoring.get_table(public_id))
         phone.set_offline(False)
+        ready(page)
         page.evaluate("window.ctcOutbox.flush()")
         wait_until(page, "window.ctcOutbox.all().then(i => i.length === 1 && i[0].state === 'refused')", 30)
         page.reload()
