@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.cards import NATURAL_RANKS, RANK_NAMES, Card, CardError, parse_cards
+from companion.engine.cards import NATURAL_RANKS, Card, CardError, parse_cards
 from companion.engine.errors import FactsError, RulesError, raise_all
 from companion.engine.money import apply_stake, parse_stake
 from companion.engine.results import Answer, Reading, Settlement, Verdict
