@@ -353,3 +353,9 @@ def test_api_settles_a_hand(api):
     answer = api("POST", "/settle", {"game": KEY, "stake": "2", "preset": "sweep", "players": PLAYERS,
                                      "winner": "Ann", "left": 7})
     assert answer.status == 200 and answer.json["deltas"] == {"Ann": 28, "Bo": -28}, answer
+
+
+def test_cli_checks_a_play_of_the_game(client):
+    result = client.application.test_cli_runner().invoke(args=["check", "--game", KEY, "7", "9"])
+    assert result.exit_code == 0, result.output
+    assert "A higher card beats a lower one." in result.output
