@@ -22,6 +22,7 @@ from typing import NamedTuple
 from sqlalchemy import delete, case, desc, func, or_, select
 
 from . import scoring
+from .engine import ENGINES
 from .engine.common import EngineError, N_
 from .scoring import DEVICE_MAX, Standing, engine_for, in_money, points_and_money, standings  # noqa: F401  (review re-exports standings)
 from .extensions import db
@@ -806,7 +807,7 @@ def _plan(doc: dict) -> _Plan:
     t = doc.get("table")
     _need(isinstance(t, dict), "table")
     game = t.get("game")
-    if game not in ("gandengyan", "dagong"):
+    if not isinstance(game, str) or game not in ENGINES:  # the registry says which games this server knows
         raise ImportRefused(N_("This file is for a game this server does not know ('{game}'); nothing was "
                                "imported.", game=str(game)[:40]), code="foreign")
     rules = t.get("rules")

@@ -316,10 +316,17 @@ class Game(Value):
     """A game of the engine's registry, by key ("gandengyan") or Chinese name ("干瞪眼"); any case."""
 
     def __init__(self, **kwargs):
-        names = [name for name, module in ENGINES.items()] + [module.TITLE for module in ENGINES.values()]
-        super().__init__(required=True, metadata={"type": "string", "enum": names,
+        super().__init__(required=True, metadata={"type": "string",
                                                   "description": "The game: its key or its Chinese name."},
                          **kwargs)
+
+    @property
+    def metadata(self) -> dict:  # the games of the registry when the OpenAPI document is made
+        return {**self._metadata, "enum": [*ENGINES] + [module.TITLE for module in ENGINES.values()]}
+
+    @metadata.setter
+    def metadata(self, value: dict) -> None:
+        self._metadata = value
 
     @staticmethod
     def choices() -> str:

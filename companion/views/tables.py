@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 
 from .. import scoring
 from ..engine import ENGINES
+from ..games import ByGame
 from ..engine.common import EngineError
 from ..forms import ActionForm, DeleteTableForm, TableSettingsForm, new_table_form
 from ..i18n import tr
@@ -19,7 +20,7 @@ from ..models import Table
 bp = Blueprint("tables", __name__)
 
 REMEMBERED = 50  # ~30 bytes each in the session cookie
-GAME_NAMES = {name: module.TITLE for name, module in ENGINES.items()}
+GAME_NAMES = ByGame(lambda module: module.TITLE)  # read from the registry when used
 
 
 # --------------------------------------------------------------------------------------------
