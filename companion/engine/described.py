@@ -108,6 +108,8 @@ class FactField:
             schema["minimum"] = self.low
             if self.high is not None:
                 schema["maximum"] = self.high
+            if self.step != 1:
+                schema["multipleOf"] = self.step
         return schema
 
 
@@ -142,6 +144,11 @@ class FactsDescription:
             return {"type": "object", "additionalProperties": inner[0].schema}
         return {"type": "object", "additionalProperties": {
             "type": "object", "properties": {f.part: f.schema for f in inner if f.part}}}
+
+    def numeric_paths(self) -> tuple:
+        """The paths of the facts that are numbers (``*``: any key or item): JSON numbers only."""
+        return tuple(f.key + (".*" if f.kind in (SIZES, PER_PLAYER_SIZES) else "")
+                     for f in self.fields if f.kind in (COUNT, PER_PLAYER_COUNT, SIZES, PER_PLAYER_SIZES))
 
     def aliases(self) -> dict:
         """Other spellings of top facts the engine reads: alias -> the fact."""
