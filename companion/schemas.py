@@ -605,9 +605,7 @@ def _described() -> tuple:
             aliases.update(description.aliases())
             for head in description.heads():
                 inner = [f for f in description if f.head == head]
-                parts = ", ".join(f.part for f in inner if f.part)
-                text = f"{description.title}: {inner[0].label if len(inner) == 1 else 'per player'}"
-                text += f" {{name: {{{parts}}}}}" if parts else (" {name: value}" if inner[0].per_player else "")
+                text = f"{description.title}: {inner[0].doc or inner[0].label}"
                 schema = description.head_schema(head)
                 if head in fields:
                     known, said = fields[head]

@@ -76,6 +76,13 @@ class FactField:
     phrases: tuple = ()          # ordered players: the CSV's word for each place
     aliases: tuple = ()          # other spellings of the key's last part the engine reads (bombsPlayed)
     summary: Text | None = None  # a stored hand's page: the row's title (None: the label)
+    doc: str = ""                # the API document's words for the value (English; None: the label)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.key}: kind {self.kind!r} is not one of {KINDS}")
+        if (self.kind in PER_PLAYER) != ("*" in self.key.split(".")[1:2]):
+            raise ValueError(f"{self.key}: a per-player fact's key is <fact>.* or <group>.*.<fact>, and only its")
 
     @property
     def head(self) -> str:

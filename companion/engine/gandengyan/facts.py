@@ -190,15 +190,15 @@ def _describe(rules: Rules, n: int) -> d.FactsDescription:
     held, played = bomb_sizes(rules, n, False), bomb_sizes(rules, n, True)
     loser = {"skip": "winner"}
     fields = (
-        d.FactField("players", d.PLAYERS, N_("Players")),
+        d.FactField("players", d.PLAYERS, N_("Players"), doc='names in seat order (2 to 6).'),
         d.FactField("dealer", d.OPTIONAL_PLAYER, N_("Dealer of this hand"),
                     help=N_("Suggested: the winner of the previous hand."), widget="select",
-                    phrase=N_("dealer"), summary=N_("Dealer")),
+                    phrase=N_("dealer"), summary=N_("Dealer"), doc='the dealer of the hand.'),
         d.FactField("winner", d.PLAYER, N_("Who went out first?"), missing=N_("Choose who went out first."),
-                    widget="pills", by_seat=True, phrase=N_("went out first"), summary=N_("Winner")),
+                    widget="pills", by_seat=True, phrase=N_("went out first"), summary=N_("Winner"), doc='who went out first.'),
         d.FactField("losers.*.cards", d.PER_PLAYER_COUNT, N_("Cards left"), missing=N_("Enter a number."),
                     low=1, high=MAX_NUMBER, chips=tuple(range(1, 10)), more=10, widget="chips",
-                    phrase=N_("cards left: {cards}"), **loser),
+                    phrase=N_("cards left: {cards}"), **loser, doc='{name: {cards, jokers, twos?, held_bombs?, played?, dealer_only_opening?}}.'),
         d.FactField("losers.*.jokers", d.PER_PLAYER_COUNT, N_("Jokers held"), default=0, high=most_jokers(n),
                     chips=tuple(range(most_jokers(n) + 1)), widget="chips", phrase=N_("jokers held: {jokers}"),
                     **loser),
@@ -217,9 +217,9 @@ def _describe(rules: Rules, n: int) -> d.FactsDescription:
                     help=N_("2 is the two jokers played together.") if 2 in played else None,
                     low=played[0], high=played[-1], chips=tuple(s for s in played if s <= CHIP_SIZES),
                     needed="bombs_played" in needed, widget="sizes", max_length=120, aliases=("bombsPlayed",),
-                    summary=N_("Bombs played")),
+                    summary=N_("Bombs played"), doc='sizes of the bombs played.'),
         d.FactField("tricks", d.COUNT, N_("Number of tricks played"), high=MAX_NUMBER, needed="tricks" in needed,
-                    widget="number", summary=N_("Tricks")),
+                    widget="number", summary=N_("Tricks"), doc='tricks played.'),
     )
     return d.FactsDescription("gandengyan", "干瞪眼", fields)
 
