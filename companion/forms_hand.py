@@ -86,23 +86,8 @@ class HandForm(FlaskForm):
         return fact if fact is not None and fact.needed else None
 
     def sections(self) -> list:
-        """The needed facts in order, the facts of each player of a group together: (fact, None)
-        or (head, [facts per player])."""
-        out: list = []
-        for fact in self.description.needed():
-            if fact.kind == described.PLAYERS:
-                continue
-            if not fact.per_player:
-                out.append((fact, None))
-            elif out and out[-1][1] is not None and out[-1][0] == fact.head:
-                out[-1][1].append(fact)
-            else:
-                out.append((fact.head, [fact]))
-        return out
-
-    def seats(self, fact) -> list:
-        """(seat, name) of every player who has this per-player fact."""
-        return list(enumerate(self.names))
+        """The needed facts in order, each player's facts of a group together (the form's boxes)."""
+        return self.description.sections(needed_only=True)
 
     def apply_error(self, error: EngineError, message: str, translate=None) -> None:
         """Put the engine's message next to the field it names (else at the top of the form); with

@@ -138,6 +138,21 @@ class FactsDescription:
     def needed(self) -> tuple:
         return tuple(f for f in self.fields if f.needed)
 
+    def sections(self, needed_only: bool = False) -> list:
+        """The facts in order, those of each player in a group together, without the players:
+        ``(fact, None)``, or ``(head, [facts])`` for per-player facts (a form's boxes, a page's rows)."""
+        out: list = []
+        for fact in self.needed() if needed_only else self.fields:
+            if fact.kind == PLAYERS:
+                continue
+            if not fact.per_player:
+                out.append((fact, None))
+            elif out and out[-1][1] is not None and out[-1][0] == fact.head:
+                out[-1][1].append(fact)
+            else:
+                out.append((fact.head, [fact]))
+        return out
+
     def heads(self) -> tuple:
         """The facts at the top of a hand (``players``, ``winner``, ``losers``, …), in order."""
         return tuple(dict.fromkeys(f.head for f in self.fields))

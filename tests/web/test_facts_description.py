@@ -206,3 +206,24 @@ def test_the_generic_template_shows_every_described_field(app, game, rules):
     for fact in form.description.needed():
         if fact.kind != described.PLAYERS and not fact.per_player:
             assert str(fact.label) in html or fact.kind == described.ORDERED_PLAYERS
+
+
+@pytest.mark.parametrize("game, facts, said", [
+    ("gandengyan", {"players": ["Ann", "Bo", "Cy"], "winner": "Ann", "dealer": "Bo", "bombsPlayed": [4],
+                    "losers": {"Bo": {"cards": 3, "jokers": 1}, "Cy": {"cards": 5, "playedAny": False}}, "tricks": 12},
+     ["Winner", "Ann", "Dealer", "Cards left: 3", "Jokers held: 1", "Cards left: 5", "Never played a card",
+      "Bombs played", ">4<", "Tricks", ">12<"]),
+    ("dagong", {"players": ["Ann", "Bo", "Cy", "Di"], "banker": "Ann", "partner": "Cy", "shout": None,
+                "order": ["Ann", "Bo", "Cy", "Di"], "captured": {"Ann": 60, "Bo": 50, "Cy": 30, "Di": 40},
+                "last_hand_points": 20, "bright_card": "7h", "xi_bombs": {"Bo": [7, 8]}},
+     ["Banker", "Partner", "Order out", "Points captured", "<bdi>Di</bdi> 40", "Left in the last hand", ">20<",
+      "Bright card", ">7h<", "喜 bombs", "<bdi>Bo</bdi> 7 8"]),
+])
+def test_the_generic_facts_summary_shows_each_fact(app, game, facts, said):
+    """A stored hand's page for a game without its own facts_summary.html: every fact, from the
+    description (stored facts keep the spelling they were sent with: bombsPlayed, playedAny)."""
+    with app.test_request_context():
+        html = render_template("games/_generic/facts_summary.html", table=SimpleNamespace(game=game), facts=facts)
+    for words in said:
+        assert words in html
+    assert "Jokers held: 0" not in html and "Shouted" not in html
