@@ -184,7 +184,7 @@ class FactsDescription:
         if not fact.per_player:
             return _given(facts, fact.key, fact.aliases)
         entries = facts.get(fact.head)
-        entry = entries.get(name) if isinstance(entries, Mapping) else None
+        entry = entries.get(name) if isinstance(entries, Mapping) and isinstance(name, str) else None
         return _given(entry, fact.part, fact.aliases) if fact.part else entry
 
     def phrases(self, facts: Mapping, name: str, winners=()) -> list:
@@ -192,6 +192,8 @@ class FactsDescription:
         order (the CSV export): the facts naming them, their place, their non-zero counts and
         their flags, and the winning side (``winners``: the hand's outcome)."""
         out: list = []
+        if not isinstance(name, str):
+            return out
         for fact in self.fields:
             value = self.value(fact, facts, name)
             if fact.kind in (PLAYER, OPTIONAL_PLAYER):
@@ -208,7 +210,7 @@ class FactsDescription:
             if said:
                 fields = {part[1] for part in Formatter().parse(fact.phrase.template) if part[1]}
                 out.append(Text(fact.phrase.template, {key: value for key in fields}))
-        if self.winners_phrase is not None and name in (winners or ()):
+        if self.winners_phrase is not None and isinstance(winners, (list, tuple)) and name in winners:
             out.append(self.winners_phrase)
         return out
 
