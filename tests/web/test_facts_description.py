@@ -227,3 +227,21 @@ def test_the_generic_facts_summary_shows_each_fact(app, game, facts, said):
     for words in said:
         assert words in html
     assert "Jokers held: 0" not in html and "Shouted" not in html
+
+
+@pytest.mark.parametrize("rules", [{}, {"deck_mode": "oneDeck"}, {"joker_bomb": "top", "played_bomb_mult": "double"}])
+def test_every_count_chip_is_a_value_the_engine_takes_and_no_loser_has_0_cards(rules):
+    value = gandengyan.rules_from_dict(rules)
+    description = gandengyan.describe_facts(value, 4)
+    names = ["A", "B", "C", "D"]
+    cards = description.get("losers.*.cards")
+    assert 0 not in cards.chips and min(cards.chips) == cards.low == 1
+    for chip in cards.chips + (cards.more,):
+        gandengyan.validate_facts({"players": names, "winner": "A",
+                                   "losers": {n: {"cards": chip if n == "B" else 1} for n in names[1:]}}, value)
+    with pytest.raises(FactsError):
+        gandengyan.validate_facts({"players": names, "winner": "A",
+                                   "losers": {n: {"cards": 0 if n == "B" else 1} for n in names[1:]}}, value)
+    jokers = description.get("losers.*.jokers")
+    assert jokers.chips == tuple(range(jokers.high + 1)) and jokers.high == gandengyan.facts.most_jokers(
+        gandengyan.decks(value, 4))
