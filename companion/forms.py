@@ -67,8 +67,18 @@ class NewTableForm(FlaskForm):
         return name or None
 
 
-def new_table_form(game: str, module, formdata=None) -> NewTableForm:
-    """The open-a-table form for one game: its player rows, presets and every switch."""
+_NEW_TABLE_CLASSES: dict = {}  # (game, id(engine)) -> (engine, class)
+
+
+def _new_table_class(game: str, module) -> type:
+    """The open-a-table form class of one game (made once from its engine, then reused)."""
+    key = (game, id(module))
+    if key not in _NEW_TABLE_CLASSES:
+        _NEW_TABLE_CLASSES[key] = (module, _new_table_class_of(game, module))
+    return _NEW_TABLE_CLASSES[key][1]
+
+
+def _new_table_class_of(game: str, module) -> type:
     seats = module.PLAYER_RANGE[1]  # the engine decides how many may play
     attrs: dict[str, Any] = {"_switches": dict(module.SWITCHES), "_choice_values": {}}
     for i in range(1, seats + 1):
@@ -87,7 +97,13 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
                 values[label] = choice
             attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
             attrs[f"rule_{key}"] = SelectField(switch_label(key), choices=_c(choices), default="")
-    cls = type(f"NewTableForm_{game}", (NewTableForm,), attrs)
+    return type(f"NewTableForm_{game}", (NewTableForm,), attrs)
+
+
+def new_table_form(game: str, module, formdata=None) -> NewTableForm:
+    """The open-a-table form for one game: its player rows, presets and every switch."""
+    seats = module.PLAYER_RANGE[1]
+    cls = _new_table_class(game, module)
     form = cls(formdata=formdata) if formdata is not None else cls()
     # "" (no preset) is the standard rules: the preset that only repeats them is not offered twice
     form.preset.choices = _c([("", _l("Standard rules"))] + [(p, preset_label(p)) for p in module.PRESETS
