@@ -739,7 +739,7 @@ class Facts(JSONObject):
     def metadata(self) -> dict:
         """The JSON schema, from the games registered when it is read."""
         return {"type": "object", "additionalProperties": False,
-                "properties": {name: {**kind, "description": text} for name, (kind, text) in FACT_FIELDS.items()},
+                "properties": {name: dict(field.metadata) for name, field in _fact_fields().items()},
                 "description": "The hand as POST /settle takes it, without game, stake, preset and rules."}
 
     @metadata.setter
