@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from companion.engine import described as d
 from companion.engine.cards import NATURAL_RANKS, Card, CardError, parse_cards
 from companion.engine.errors import FactsError, RulesError, raise_all
 from companion.engine.money import apply_stake, parse_stake
@@ -152,15 +154,30 @@ def needed_facts(rules: Any = None) -> tuple:
 
 
 def facts_description(rules: Any = None, players: int | None = None) -> dict:
-    """The facts of a hand, typed (the form, the facts' JSON schema, the CSV and the hand page are
-    made from this; the lead adapts it to helper F's format at merge)."""
+    """The bounds of a hand's facts (the protocol's older, shorter form of :func:`describe_facts`)."""
     _rules(rules)
-    return {"fields": (
-        {"name": "winner", "kind": "player", "required": True, "label": N_("Who played out first?")},
-        {"name": "dealer", "kind": "player", "required": False, "label": N_("Dealer of this hand")},
-        {"name": "left", "kind": "count", "required": True, "minimum": 1, "maximum": HAND_SIZE,
-         "label": N_("Cards left in the loser's hand")},
-    ), "needed": ()}
+    return {"left": (1, HAND_SIZE), "needed": ()}
+
+
+@lru_cache(maxsize=8)
+def _describe() -> d.FactsDescription:
+    return d.FactsDescription(NAME, TITLE, (
+        d.FactField("players", d.PLAYERS, N_("Players"), doc="the two names."),
+        d.FactField("winner", d.PLAYER, N_("Who played out first?"), missing=N_("Choose who played out first."),
+                    widget="pills", phrase=N_("played out first"), summary=N_("Winner"), doc="who played out first."),
+        d.FactField("dealer", d.OPTIONAL_PLAYER, N_("Dealer of this hand"), widget="select", phrase=N_("dealer"),
+                    summary=N_("Dealer"), doc="the dealer of the hand."),
+        d.FactField("left", d.COUNT, N_("Cards left in the loser's hand"), missing=N_("Enter a number."), low=1,
+                    high=HAND_SIZE, chips=tuple(range(1, HAND_SIZE + 1)), widget="chips",
+                    summary=N_("Cards left"), doc="the cards the loser still holds (1 to 7)."),
+    ))
+
+
+def describe_facts(rules: Any = None, players: int | None = None) -> d.FactsDescription:
+    """The facts of a hand, typed: the hand form, the facts' JSON schema, the CSV phrases and the
+    hand page are made from this (companion/engine/described.py). The same under every rule."""
+    _rules(rules)
+    return _describe()
 
 
 def _fail(problems: list, code: str, field: str, sentence: Text) -> None:

@@ -7,30 +7,29 @@ summary, settle-up, export JSON and CSV, import) and the JSON API (/games, table
 export, import, /check, /settle, OpenAPI), on SQLite and (``-m db`` with ``scripts/with_pg.sh``)
 on PostgreSQL.
 
-Recording and editing a hand through the hand form and through the API wait for the typed facts
-description (helper F: the form and the facts' JSON schema generated from the engine); those
-parts are marked ``xfail(strict=True)``, so they fail loudly the day they start to pass. The rest
-stores the fake's hands through the service layer (``scoring.record_hand``), so review and export
-are proven now.
+The fake's hand form, its facts' JSON schema, its CSV phrases and its hand page are generated from
+its ``describe_facts`` (companion/engine/described.py). Every hand here is recorded and corrected
+as a user does it: through the record/edit forms (CSRF on, tokens taken from the page) or through
+the JSON API, then reviewed, exported and imported back.
 """
 import csv
 import importlib.util
 import io
 import json
 import pathlib
+import re
 import urllib.error
 import urllib.request
 
 import pytest
 
 import thirdgame
-from companion import access, review, scoring
+from companion import review, scoring
 from companion.engine import ENGINES
 
-from web_helpers import text_of
+from web_helpers import field_errors, hidden, text_of
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-NEEDS_FACTS = pytest.mark.xfail(strict=True, reason="needs the facts description (helper F)")
 KEY = thirdgame.NAME
 PLAYERS = ["Ann", "Bo"]
 
@@ -47,15 +46,21 @@ def duel(monkeypatch):
 
 @pytest.fixture
 def client(duel, app):  # the game is registered before the app is made (its OpenAPI document too)
+    app.config["WTF_CSRF_ENABLED"] = True  # every form posted below carries the token its page gave
     return app.test_client()
+
+
+def post(client, page, path, data, **kw):
+    """POST a form as a browser does: with the CSRF token of the page it was on (``page``)."""
+    return client.post(path, data={**data, "csrf_token": hidden(client.get(page), "csrf_token")}, **kw)
 
 
 @pytest.fixture
 def table(client):
     """A 对决 table with the sweep preset, stake 2, opened through the new-table page."""
-    response = client.post(f"/new/{KEY}", data={"name": "Duel night", "player_1": "Ann", "player_2": "Bo",
-                                                "stake": "2", "currency": "¥", "preset": "sweep",
-                                                "first_dealer": "1", "notes": ""})
+    response = post(client, f"/new/{KEY}", f"/new/{KEY}", {"name": "Duel night", "player_1": "Ann", "player_2": "Bo",
+                                                         "stake": "2", "currency": "¥", "preset": "sweep",
+                                                         "first_dealer": "1", "notes": ""})
     assert response.status_code == 302, text_of(response)
     public_id = response.headers["Location"].rsplit("/", 1)[1]
     with client.application.app_context():
@@ -64,13 +69,23 @@ def table(client):
     return public_id
 
 
-def stored(client, public_id, *hands):
-    """Store hands through the service layer (as the record form will once it is generated)."""
-    with client.application.app_context():
-        t = scoring.get_table(public_id)
-        for i, facts in enumerate(hands):
-            scoring.record_hand(t, {"players": PLAYERS, **facts}, request_id=f"fake-{i}-{facts}")
-        return access.edit_token(t)
+def recorded(client, public_id, *hands):
+    """Record hands through the record form, as a phone does (the CSRF token, request id and
+    expected hand number taken from the page); each is saved and shown on its page."""
+    for facts in hands:
+        page = client.get(f"/t/{public_id}/record")
+        assert page.status_code == 200
+        data = {name: hidden(page, name) for name in ("csrf_token", "request_id", "expected_number")}
+        response = client.post(f"/t/{public_id}/record", data={**data, **{k: str(v) for k, v in facts.items()}})
+        assert response.status_code == 302 and "saved=1" in response.headers["Location"], text_of(response)
+
+
+def edited(client, public_id, number, facts):
+    """Correct a stored hand through its edit form (the revision and CSRF token from the page)."""
+    page = client.get(f"/t/{public_id}/hands/{number}/edit")
+    assert page.status_code == 200
+    data = {name: hidden(page, name) for name in ("csrf_token", "revision")}
+    return client.post(f"/t/{public_id}/hands/{number}/edit", data={**data, **{k: str(v) for k, v in facts.items()}})
 
 
 def test_the_fake_meets_the_whole_contract(duel):
@@ -111,8 +126,8 @@ def test_start_page_offers_the_game_and_the_new_table_page_opens_it(client):
 
 
 def test_a_bad_new_table_keeps_what_was_typed(client):
-    response = client.post(f"/new/{KEY}", data={"name": "Duel night", "player_1": "Ann", "player_2": "",
-                                                "stake": "2", "preset": "", "first_dealer": ""})
+    response = post(client, f"/new/{KEY}", f"/new/{KEY}", {"name": "Duel night", "player_1": "Ann", "player_2": "",
+                                                         "stake": "2", "preset": "", "first_dealer": ""})
     assert response.status_code == 400
     assert 'value="Duel night"' in response.get_data(as_text=True)
 
@@ -130,8 +145,8 @@ def test_table_page_says_the_games_words(client, table):
     ("sweep", "×2 when still holding all 7 cards", "The loser pays one point for each card left."),
 ])
 def test_rules_pages_print_the_engines_sentences(client, preset, said, not_said):
-    response = client.post(f"/new/{KEY}", data={"name": "R", "player_1": "Ann", "player_2": "Bo", "stake": "1",
-                                                "preset": preset, "first_dealer": ""})
+    response = post(client, f"/new/{KEY}", f"/new/{KEY}", {"name": "R", "player_1": "Ann", "player_2": "Bo",
+                                                         "stake": "1", "preset": preset, "first_dealer": ""})
     public_id = response.headers["Location"].rsplit("/", 1)[1]
     page = client.get(f"/t/{public_id}/rules")
     assert page.status_code == 200
@@ -156,38 +171,71 @@ def test_settings_page_of_the_table(client, table):
     assert page.status_code == 200 and "Duel night" in page.get_data(as_text=True)
 
 
-@NEEDS_FACTS
 def test_record_a_hand_through_the_form(client, table):
     page = client.get(f"/t/{table}/record")
     assert page.status_code == 200
-    assert 'name="left"' in page.get_data(as_text=True)
-    response = client.post(f"/t/{table}/record", data={"winner": "Ann", "dealer": "Ann", "left": "7",
-                                                       "request_id": "form-1"})
-    assert response.status_code in (302, 303)
+    html = page.get_data(as_text=True)
+    # the fields of the fake's describe_facts: the winner as pills, the dealer, the cards left as chips 1..7
+    assert 'name="winner"' in html and 'name="dealer"' in html and 'name="left"' in html
+    assert "Who played out first?" in text_of(page) and "Cards left in the loser's hand" in text_of(page)
+    assert hidden(page, "csrf_token") and hidden(page, "expected_number") == "1"
+    recorded(client, table, {"winner": "Ann", "dealer": "Ann", "left": 7})
     with client.application.app_context():
         hand = scoring.get_hand(scoring.get_table(table), 1)
-        assert hand.facts["left"] == 7
+        assert hand.facts == {"players": PLAYERS, "winner": "Ann", "dealer": "Ann", "left": 7}
+    shown = text_of(client.get(f"/t/{table}/hands/1"))
+    assert "Bo: 7 cards left, never played, ×2 = 14" in shown and "Ann collects 14." in shown
+    # the facts on the hand page, drawn from the description (the generic facts_summary.html)
+    assert "Winner Ann" in shown and "Dealer Ann" in shown and "Cards left 7" in shown
 
 
-@NEEDS_FACTS
+@pytest.mark.parametrize("data, field, words", [
+    ({"winner": "Ann", "left": ""}, "left", "Enter a number."),
+    ({"winner": "Ann", "left": "8"}, "left", "Cards left: a whole number from 1 to 7, not '8'."),
+    ({"winner": "Ann", "left": "0"}, "left", "Cards left: a whole number from 1 to 7, not '0'."),
+    ({"left": "3"}, "winner", "Choose who played out first."),
+])
+def test_a_bad_hand_is_refused_by_its_field_and_what_was_typed_stays(client, table, data, field, words):
+    page = client.get(f"/t/{table}/record")
+    ids = {name: hidden(page, name) for name in ("csrf_token", "request_id", "expected_number")}
+    response = client.post(f"/t/{table}/record", data={**ids, **data})
+    assert response.status_code == 400
+    assert words in " ".join(field_errors(response).get(field, [])), field_errors(response)
+    assert hidden(response, "request_id") == ids["request_id"]
+    if data.get("left"):
+        assert re.search(rf'name="left"[^>]*value="{data["left"]}"|value="{data["left"]}"[^>]*name="left"',
+                         response.get_data(as_text=True))
+    with client.application.app_context():
+        assert scoring.get_table(table).hand_seq == 0
+
+
+def test_a_form_without_its_csrf_token_is_refused(client, table):
+    page = client.get(f"/t/{table}/record")
+    response = client.post(f"/t/{table}/record", data={"request_id": hidden(page, "request_id"), "winner": "Ann",
+                                                       "left": "3"})
+    assert response.status_code == 400
+    with client.application.app_context():
+        assert scoring.get_table(table).hand_seq == 0
+
+
 def test_edit_a_hand_through_the_form(client, table):
-    stored(client, table, {"winner": "Ann", "left": 3})
+    recorded(client, table, {"winner": "Ann", "left": 3})
     page = client.get(f"/t/{table}/hands/1/edit")
     assert page.status_code == 200
-    response = client.post(f"/t/{table}/hands/1/edit", data={"winner": "Bo", "left": "7", "revision": "1"})
-    assert response.status_code in (302, 303)
+    assert hidden(page, "left") == "3"  # the stored facts shown in the form (facts_to_data)
+    response = edited(client, table, 1, {"winner": "Bo", "left": "7"})
+    assert response.status_code in (302, 303), text_of(response)
+    shown = text_of(client.get(f"/t/{table}/hands/1"))
+    assert "Ann: 7 cards left, never played, ×2 = 14" in shown and "Bo collects 14." in shown
+    refused = edited(client, table, 1, {"winner": "Bo", "left": "9"})
+    assert refused.status_code == 400 and "from 1 to 7" in " ".join(field_errors(refused).get("left", []))
+    with client.application.app_context():
+        assert scoring.get_hand(scoring.get_table(table), 1).facts["left"] == 7
 
 
 def test_hand_page_review_and_settle_up(client, table):
-    stored(client, table, {"winner": "Ann", "dealer": "Ann", "left": 7}, {"winner": "Bo", "left": 2})
-    hand = client.get(f"/t/{table}/hands/1")
-    assert hand.status_code == 200
-    text = text_of(hand)
-    assert "Bo: 7 cards left, never played, ×2 = 14" in text and "Ann collects 14." in text
-    assert "winner Ann" in text and "left 7" in text  # the facts by their keys (no facts_summary.html)
-    with client.application.app_context():  # an edit through the service layer: settled again
-        t = scoring.get_table(table)
-        scoring.edit_hand(t, 2, {"players": PLAYERS, "winner": "Bo", "left": 5}, revision=1)
+    recorded(client, table, {"winner": "Ann", "dealer": "Ann", "left": 7}, {"winner": "Bo", "left": 2})
+    assert edited(client, table, 2, {"winner": "Bo", "left": 5}).status_code == 302  # settled again
     assert "Ann: 5 cards left = 5" in text_of(client.get(f"/t/{table}/hands/2"))
     summary = client.get(f"/t/{table}/summary")
     assert summary.status_code == 200
@@ -203,15 +251,23 @@ def test_hand_page_review_and_settle_up(client, table):
 
 
 def test_summary_counts_are_the_engines_tallies(client, table):
-    stored(client, table, {"winner": "Ann", "left": 7}, {"winner": "Ann", "left": 2}, {"winner": "Bo", "left": 7})
+    recorded(client, table, {"winner": "Ann", "left": 7}, {"winner": "Ann", "left": 2}, {"winner": "Bo", "left": 7})
     with client.application.app_context():
         data = review.summary(scoring.get_table(table))
         counts = {p.name: p.counts for p in data.players}
     assert counts["Ann"] == {"won": 2, "swept": 1} and counts["Bo"] == {"won": 1, "swept": 1}
 
 
-def test_export_json_and_csv_and_import_back(client, table):
-    stored(client, table, {"winner": "Ann", "dealer": "Ann", "left": 7}, {"winner": "Bo", "left": 2})
+def test_form_record_review_export_and_import_back(client, table):
+    """The whole chain through the pages: the record form, the summary, the CSV and JSON exports,
+    the import page, and the copy's own summary."""
+    recorded(client, table, {"winner": "Ann", "dealer": "Ann", "left": 7}, {"winner": "Bo", "left": 2})
+    summary = text_of(client.get(f"/t/{table}/summary"))
+    assert "Hands won" in summary
+    with client.application.app_context():
+        counts = {p.name: p.counts for p in review.summary(scoring.get_table(table)).players}
+    assert counts["Ann"] == {"won": 1, "swept": 0}
+    assert counts["Bo"] == {"won": 1, "swept": 1}
     exported = client.get(f"/t/{table}/export.json")
     assert exported.status_code == 200
     doc = json.loads(exported.get_data())
@@ -221,23 +277,28 @@ def test_export_json_and_csv_and_import_back(client, table):
     rows = list(csv.reader(io.StringIO(sheet.get_data(as_text=True).lstrip("\ufeff"))))
     assert [(r[0], r[2], r[3]) for r in rows[1:]] == [("1", "Ann", "14"), ("1", "Bo", "-14"),
                                                       ("2", "Ann", "-2"), ("2", "Bo", "2")]
+    said = {(r[0], r[2]): " ".join(r) for r in rows[1:]}  # the CSV's phrases, from the description
+    assert "played out first" in said[("1", "Ann")] and "dealer" in said[("1", "Ann")]
+    assert "played out first" in said[("2", "Bo")] and "played out first" not in said[("1", "Bo")]
     assert client.get(f"/t/{table}/export").status_code == 200
-    response = client.post("/import", data={"file": (io.BytesIO(exported.get_data()), "duel.json")},
-                           content_type="multipart/form-data")
+    response = post(client, "/import", "/import", {"file": (io.BytesIO(exported.get_data()), "duel.json")},
+                    content_type="multipart/form-data")
     assert response.status_code == 302, text_of(response)
     copy = response.headers["Location"].rsplit("/", 1)[1]
     assert copy != table
     again = json.loads(client.get(f"/t/{copy}/export.json").get_data())
     assert [h["points"] for h in again["hands"]] == [h["points"] for h in doc["hands"]]
     assert again["table"]["game"] == KEY and again["table"]["rules"] == {"sweep_doubles": True}
+    standings = summary[summary.index("Final standings"):summary.index("Counted over")]
+    assert standings in text_of(client.get(f"/t/{copy}/summary"))  # the copy reviews the same
 
 
 def test_import_of_a_game_nobody_registered_is_refused(client, table, monkeypatch):
-    stored(client, table, {"winner": "Ann", "left": 3})
+    recorded(client, table, {"winner": "Ann", "left": 3})
     data = client.get(f"/t/{table}/export.json").get_data()
     monkeypatch.delitem(ENGINES, KEY)
-    response = client.post("/import", data={"file": (io.BytesIO(data), "duel.json")},
-                           content_type="multipart/form-data")
+    response = post(client, "/import", "/import", {"file": (io.BytesIO(data), "duel.json")},
+                    content_type="multipart/form-data")
     assert response.status_code == 400
     assert "a game this server does not know ('duel')" in text_of(response)
 
@@ -295,15 +356,18 @@ def test_api_lists_the_game_and_its_openapi_names_it(api):
     assert set(mine["switches"]) == {"sweep_doubles"}
     spec = api("GET", "/openapi.json")
     assert spec.status == 200 and KEY in spec.raw.decode()
+    # the facts' JSON schema, generated from the fake's describe_facts (bounds from its validator)
+    left = spec.json["components"]["schemas"]["SettleRequest"]["properties"]["left"]
+    assert (left["type"], left["minimum"], left["maximum"]) == ("integer", 1, thirdgame.HAND_SIZE)
 
 
 def test_api_opens_a_table_and_reviews_and_exports_it(api):
     made = open_table(api)
     public_id, token = made["id"], made["token"]
-    with api.base.app.app_context():
-        stored_token = stored(api.base.app.test_client(), public_id, {"winner": "Ann", "left": 7})
-    assert stored_token == token
     auth = {"Authorization": f"Bearer {token}"}
+    recorded_ = api("POST", f"/tables/{public_id}/hands", {"facts": {"players": PLAYERS, "winner": "Ann", "left": 7}},
+                    headers=auth)
+    assert recorded_.status == 201, recorded_
     listed = api("GET", f"/tables/{public_id}/hands")
     assert listed.status == 200, listed
     assert "Ann" in listed.raw.decode() and "14" in listed.raw.decode()
@@ -336,23 +400,41 @@ def test_api_refuses_a_bad_fake_table_with_the_engines_words(api):
     assert answer.status == 400 and answer.error["field"] == "players", answer
 
 
-@NEEDS_FACTS
 def test_api_records_and_edits_a_hand(api):
     made = open_table(api)
     auth = {"Authorization": f"Bearer {made['token']}"}
-    recorded = api("POST", f"/tables/{made['id']}/hands", {"facts": {"players": PLAYERS, "winner": "Ann", "left": 7}},
-                   headers=auth)
-    assert recorded.status == 201, recorded
-    edited = api("PUT", f"/tables/{made['id']}/hands/1",
-                 {"facts": {"players": PLAYERS, "winner": "Bo", "left": 2}, "revision": 1}, headers=auth)
-    assert edited.status == 200, edited
+    recorded_ = api("POST", f"/tables/{made['id']}/hands", {"facts": {"players": PLAYERS, "winner": "Ann", "left": 7}},
+                    headers=auth)
+    assert recorded_.status == 201, recorded_
+    assert recorded_.json["deltas"] == {"Ann": 14, "Bo": -14} and recorded_.json["facts"]["left"] == 7, recorded_
+    edited_ = api("PUT", f"/tables/{made['id']}/hands/1",
+                  {"facts": {"players": PLAYERS, "winner": "Bo", "left": 2}, "revision": 1}, headers=auth)
+    assert edited_.status == 200, edited_
+    one = api("GET", f"/tables/{made['id']}/hands/1")
+    assert one.json["facts"] == {"players": PLAYERS, "winner": "Bo", "left": 2}, one
 
 
-@NEEDS_FACTS
+@pytest.mark.parametrize("facts, field", [
+    ({"players": PLAYERS, "winner": "Ann", "left": 0}, "left"),
+    ({"players": PLAYERS, "winner": "Ann", "left": 8}, "left"),
+    ({"players": PLAYERS, "winner": "Ann", "left": "3"}, "left"),
+    ({"players": PLAYERS, "winner": "Cy", "left": 3}, "winner"),
+    ({"players": PLAYERS, "winner": "Ann", "left": 3, "jokers": 1}, "jokers"),
+])
+def test_api_refuses_a_bad_hand_by_its_field(api, facts, field):
+    made = open_table(api)
+    answer = api("POST", f"/tables/{made['id']}/hands", {"facts": facts},
+                 headers={"Authorization": f"Bearer {made['token']}"})
+    assert answer.status in (400, 422) and field in (answer.error.get("field") or ""), answer
+    assert api("GET", f"/tables/{made['id']}/hands").json["hands"] == []
+
+
 def test_api_settles_a_hand(api):
     answer = api("POST", "/settle", {"game": KEY, "stake": "2", "preset": "sweep", "players": PLAYERS,
                                      "winner": "Ann", "left": 7})
     assert answer.status == 200 and answer.json["deltas"] == {"Ann": 28, "Bo": -28}, answer
+    bad = api("POST", "/settle", {"game": KEY, "players": PLAYERS, "winner": "Ann", "left": 9})
+    assert bad.status in (400, 422) and bad.error.get("field") == "left", bad
 
 
 def test_cli_checks_a_play_of_the_game(client):
