@@ -14,7 +14,8 @@ Every bad input becomes an :class:`InputError`: a 4xx answer ``{"error": {"code"
 
 The package, by concern: ``errors`` (InputError, error codes, the JSON reader), ``fields`` (one
 parser per kind of value), ``facts`` (a hand's facts and the settle body), ``requests`` (every
-request schema) and ``answers`` (every answer schema). Everything is re-exported here:
+request schema) ``output`` (the fields that write answers: money, times, sentences, links), ``answers`` (the
+rules side's answers and errors) and ``table_answers`` (tables and hands). Everything is re-exported here:
 ``from companion.schemas import X`` and ``schemas.X`` keep working.
 """
 from __future__ import annotations
@@ -32,8 +33,13 @@ from .requests import (  # noqa: F401
     CheckRequest, AnswersRequest, NewTableRequest, FACTS_MISSING, REVISION_MISSING, RecordHandRequest,
     EditHandRequest, RevisionRequest, UndoRequest, UpdateTableRequest, PlayersRequest, HandsQuery,
     RequestParser, load)
+from .output import (  # noqa: F401
+    url, jsonable, money, iso_time, Merged, merged, Answer, Money, Time, Sentence, Number, JSONValue,
+    Link, Alias)
 from .answers import (  # noqa: F401
-    Answer, ErrorDetail, ErrorAnswer, ReadingAnswer, CheckAnswer, AnswerItem, AnswerReading,
-    AnswersAnswer, NUMBER_MAP, SettleAnswer, SeatAnswer, StandingAnswer, TableAnswer, HandAnswer,
-    HandChangeAnswer, HandsPageAnswer, UndoneAnswer, UndoAnswer, ConflictAnswer, GamesAnswer,
-    IndexAnswer, TransferAnswer, PlayerFiguresAnswer, SummaryAnswer, ExportAnswer, ImportAnswer)
+    ErrorDetail, ErrorAnswer, ReadingAnswer, CheckAnswer, AnswerItem, AnswerReading, AnswersAnswer,
+    NUMBER_MAP, SettleAnswer, PlayerRange, SwitchAnswer, GameAnswer, GamesAnswer, IndexAnswer)
+from .table_answers import (  # noqa: F401
+    SeatAnswer, LeftAnswer, StandingAnswer, StakeAnswer, TableUrls, with_token, TableAnswer, hand_row,
+    HandAnswer, HandChangeAnswer, HandsPageAnswer, UndoneAnswer, UndoAnswer, ConflictAnswer,
+    TransferAnswer, PLACES, figures, PlayerFiguresAnswer, SummaryAnswer, ExportAnswer, ImportAnswer)

@@ -40,6 +40,7 @@ class Recorder:
     def __init__(self, api):
         self.api = api
         self.answers = {}
+        self.calls = {}  # key -> (method, path, status): which operation answered
         self.secrets = {}
 
     def secret(self, value, name):
@@ -51,6 +52,7 @@ class Recorder:
         assert answer.status == status, (key, answer)
         assert answer.headers.get("Content-Type", "").startswith("application/json"), (key, answer)
         self.answers[key] = answer.json
+        self.calls[key] = (method, path.split("?")[0], answer.status)
         return answer.json
 
     def normal(self, value):
@@ -165,7 +167,7 @@ def _night(api, runner):
     # the CLI prints the same JSON
     for key, args in {"cli check": ["check", "--json", "--lang", "zh", "4 5 6", "5 6 JK"],
                       "cli answers": ["answers", "--json", "--game", "dagong", "7 7"],
-                      "cli players": ["players", "--json", d["id"]]}.items():
+                      "cli players": ["players", "--json", "--", d["id"]]}.items():
         result = runner.invoke(args=args)
         assert result.exit_code in (0, 1), result.output
         r.answers[key] = json.loads(result.output)
