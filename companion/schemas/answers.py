@@ -7,7 +7,7 @@ from marshmallow import fields, post_dump, pre_dump
 
 from ..engine.cards import RANK_NAMES, format_cards
 from ..engine.common import rules_to_dict
-from .output import Answer, Link, Number, Sentence, jsonable, merged
+from .output import Answer, Link, Number, Sentence, jsonable
 
 
 def _str(**kw):
@@ -73,14 +73,10 @@ class AnswerItem(Answer):
     reason = Sentence(required=True, metadata={"description": "The checker's reason: why this play beats the table."})
     kind = _str(metadata={"description": "The kind of answer: \"follow\", \"two\", \"510k\", \"pure_510k\", "
                                          "\"bomb_<cards>\", …"})
-    reading = fields.Nested(ReadingAnswer, required=True)
+    reading = fields.Nested(ReadingAnswer, required=True, attribute="play")  # ``play`` above is write-only
     declare = _nullable_str(metadata={"description": "The play_as to declare so that the cards are read as "
                                                      "this answer (a joker's other reading); null when "
                                                      "they are read so without one."})
-
-    @pre_dump
-    def _reading(self, answer, **kwargs):
-        return merged(answer, reading=answer.play)
 
 
 class AnswerReading(Answer):

@@ -85,6 +85,14 @@ class Answer(Schema):
     class Meta:
         unknown = INCLUDE
 
+    def get_attribute(self, obj, attr, default):
+        """A value of the object answered: a key of a dict, else an attribute (dotted: a path)."""
+        if "." in attr:
+            return get_value(obj, attr, default)
+        if type(obj) is dict:
+            return obj.get(attr, default)
+        return getattr(obj, attr, default)
+
 
 class Money(fields.Field):
     """Money (or points) as an exact decimal string; null counts as "0"."""
