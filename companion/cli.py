@@ -1,7 +1,7 @@
 """flask commands: ``check``, ``answers``, ``settle``, ``players``, ``demo``. Every rule decision is the engine's.
 
 The CLI reads its input with the same schemas as the JSON API (companion/schemas.py), asks the
-same scoring functions and prints the same JSON (companion/serializers.py), so a command and a
+same scoring functions and prints the same JSON (the API's answer schemas, companion/schemas/), so a command and a
 request with the same data give the same answer and the same error messages. It never imports a
 view module.
 """
@@ -76,9 +76,9 @@ def init_app(app: Flask) -> None:
 
         Exit status: 0 legal, 1 not legal, 2 bad input.
         """
-        from . import scoring, serializers
+        from . import scoring
         from .engine.common import EngineError
-        from .schemas import CheckRequest, InputError, engine_guard, load, parse_json_text
+        from .schemas import CheckAnswer, CheckRequest, InputError, engine_guard, load, merged, parse_json_text
 
         body = {"game": game, "previous": None if previous.strip() in ("-", "") else previous, "play": play,
                 "players": players, "previous_as": previous_as, "play_as": play_as, "preset": preset}
@@ -91,7 +91,7 @@ def init_app(app: Flask) -> None:
                     verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
                                                  players=data.get("players"), previous_as=data.get("previous_as"),
                                                  play_as=data.get("play_as"))
-                answer = serializers.verdict_json(verdict, data["game"].NAME)
+                answer = CheckAnswer().dump(merged(verdict, game=data["game"].NAME))
             except (InputError, EngineError) as error:
                 _fail(error)
         if as_json:
@@ -121,9 +121,9 @@ def init_app(app: Flask) -> None:
 
         Exit status: 0 something beats it, 1 nothing can, 2 bad input.
         """
-        from . import scoring, serializers
+        from . import scoring
         from .engine.common import EngineError
-        from .schemas import AnswersRequest, InputError, engine_guard, load, parse_json_text
+        from .schemas import AnswersAnswer, AnswersRequest, InputError, engine_guard, load, parse_json_text
 
         body = {"game": game, "previous": previous, "hand": hand, "players": players,
                 "previous_as": previous_as, "preset": preset}
@@ -135,7 +135,7 @@ def init_app(app: Flask) -> None:
                 with engine_guard(None):
                     sets = scoring.answer_play(data["game"], data["previous"], data["rules"], hand=data.get("hand"),
                                                players=data.get("players"), previous_as=data.get("previous_as"))
-                answer = serializers.answers_json(sets, data["game"].NAME)
+                answer = AnswersAnswer().dump({"sets": sets, "game": data["game"].NAME})
             except (InputError, EngineError) as error:
                 _fail(error)
         if as_json:
@@ -151,9 +151,9 @@ def init_app(app: Flask) -> None:
     def settle_command(lang, as_json, source):
         """Settle one hand: SOURCE is a JSON file (or - for standard input) shaped like the
         body of POST /api/v1/settle. Prints each player's delta and the steps."""
-        from . import scoring, serializers
+        from . import scoring
         from .engine.common import EngineError
-        from .schemas import InputError, SettleRequest, engine_guard, json_object, load
+        from .schemas import InputError, SettleAnswer, SettleRequest, engine_guard, json_object, load
 
         with _request_context(lang):
             try:
@@ -161,7 +161,7 @@ def init_app(app: Flask) -> None:
                 module = data["module"]
                 with engine_guard(None):
                     settlement = scoring.settle_facts(module, data["facts"], data["rules"], data["stake"])
-                answer = serializers.settlement_json(settlement, module.NAME)
+                answer = SettleAnswer().dump(settlement)
             except (InputError, EngineError) as error:
                 _fail(error)
         if as_json:
@@ -191,9 +191,9 @@ def init_app(app: Flask) -> None:
         """Change who sits at table TABLE_ID between hands: NAMES are the new players in seat order
         (a player left out leaves and keeps their total; a new name joins, or takes the seat of
         the one it replaces). Without NAMES: print the players. Same as PUT /api/v1/tables/<id>/players."""
-        from . import scoring, serializers
+        from . import scoring
         from .engine.common import EngineError
-        from .schemas import InputError, PlayersRequest, load
+        from .schemas import InputError, PlayersRequest, TableAnswer, load
 
         with _request_context(lang):
             table = scoring.get_table(table_id)
@@ -209,7 +209,7 @@ def init_app(app: Flask) -> None:
                 except (InputError, EngineError) as error:
                     scoring.discard_changes()
                     _fail(error)
-            answer = serializers.table_json(table)
+            answer = TableAnswer().dump(table)
         if as_json:
             click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
             return
@@ -224,8 +224,9 @@ def init_app(app: Flask) -> None:
                   help="Where the app is served, for the printed links.")
     def demo_command(base_url):
         """Create a demo table of each game with a few hands (through scoring) and print their links."""
-        from . import access, scoring, serializers
+        from . import access, scoring
         from .engine.common import EngineError
+        from .schemas import StandingAnswer, url
 
         tables = []
         try:
@@ -242,12 +243,12 @@ def init_app(app: Flask) -> None:
             for table in tables:
                 click.echo(f"{table.name} ({table.game}), {len(DEMO_TABLES[tables.index(table)]['hands'])} hands")
                 token = access.edit_token(table)
-                page = serializers.url("tables.show", public_id=table.public_id)
+                page = url("tables.show", public_id=table.public_id)
                 click.echo(f"  page:  {page or base_url + '/'}#key={token}")
-                click.echo(f"  api:   {serializers.url('api.get_table', public_id=table.public_id)}")
+                click.echo(f"  api:   {url('api.get_table', public_id=table.public_id)}")
                 click.echo(f"  token: {token}")
                 click.echo("  standings: " + ", ".join(
-                    f"{row['player']} {_number(row['points'])}" for row in serializers.standings_json(table)))
+                    f"{row['player']} {_number(row['points'])}" for row in StandingAnswer(many=True).dump(scoring.standings(table))))
 
 
 def _purge_command():

@@ -1,5 +1,5 @@
 """Write docs/api.md from the OpenAPI document (/api/v1/openapi.json) and the error codes of
-companion/schemas.py: ``python scripts/api_doc.py`` (tests/api/test_api_doc.py checks it is current)."""
+companion/schemas/: ``python scripts/api_doc.py`` (tests/api/test_api_doc.py checks it is current)."""
 from __future__ import annotations
 
 import os
@@ -16,8 +16,8 @@ HEAD = """# JSON API v1
 
 The machine-readable description is the OpenAPI 3 document that the running app serves at
 `GET /api/v1/openapi.json`. It is generated from the same marshmallow schemas
-(`companion/schemas.py`) that parse every request body and query, so it cannot drift from what
-the app accepts. A person-readable page built from it is at `/api` in the running app. This file
+(`companion/schemas/`) that parse every request body and query and write every answer, so it
+cannot drift from what the app accepts or sends. A person-readable page built from it is at `/api` in the running app. This file
 is a snapshot of the same document, for reading in the repository.
 
 - Send JSON (`Content-Type` is not checked); bodies are at most 64 KiB. Every answer is JSON.

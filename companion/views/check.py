@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
 
-from .. import scoring, serializers
+from .. import scoring
 from ..engine import ENGINES
 from ..engine.errors import EngineError
 from ..engine.text import to_data
@@ -17,7 +17,7 @@ from ..forms import ActionForm
 from ..i18n import tr
 from ..words import preset_choices
 from ..models import Table
-from ..schemas import CheckRequest, InputError, engine_guard, load
+from ..schemas import AnswersAnswer, CheckAnswer, CheckRequest, InputError, ReadingAnswer, engine_guard, load, merged, url
 from .tables import can_edit, device_label, table_view
 
 bp = Blueprint("check", __name__)
@@ -29,6 +29,9 @@ TYPE_NAMES = {
     "510k": _l("510K"), "four_jokers": _l("four jokers"), "gunlong": _l("rolling bombs"),
     "pass": _l("pass"),
 }
+
+# The page shows the API's answers (its own schemas write them; the template shows their sentences).
+CHECK, ANSWERS, READING = CheckAnswer(), AnswersAnswer(), ReadingAnswer()
 
 FIELDS = ("game", "preset", "players", "previous", "play", "previous_as", "play_as", "hand")
 
@@ -95,7 +98,7 @@ def _page(table: Table | None):
                     verdict = scoring.check_play(data["game"], data.get("previous"), data["play"], data["rules"],
                                                  players=data.get("players"), previous_as=data.get("previous_as"),
                                                  play_as=data.get("play_as"))
-                    result = serializers.verdict_json(verdict, data["game"].NAME, translate=False)
+                    result = CHECK.dump(merged(verdict, game=data["game"].NAME))
                 context = _more(data, result, form)
             if context.get("answers_field") == "hand":
                 errors["hand"] = context["answers_error"]
@@ -136,14 +139,14 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
         if len(readings) > 1:
             out["table_readings"] = [_table_reading(module, data, reading, pin) for reading, pin in readings]
     if result is not None and len(result["readings"]) > 1:
-        out["play_pins"] = {serializers.reading_json(r)["reading"] + "|" + r.type: pin
+        out["play_pins"] = {READING.dump(r)["reading"] + "|" + r.type: pin
                             for r, pin in scoring.pins(module, data["play"], rules, players) if pin}
     if previous:
         try:
             with engine_guard(None):
                 sets = scoring.answer_play(module, previous, rules, hand=form["hand"].strip() or None,
                                            players=players, previous_as=data.get("previous_as"))
-            out["answer_sets"] = _shared(serializers.answers_json(sets, module.NAME, translate=False))
+            out["answer_sets"] = _shared(ANSWERS.dump({"sets": sets, "game": module.NAME}))
         except EngineError as error:
             out["answers_error"] = error.message
             out["answers_field"] = error.field
@@ -168,10 +171,10 @@ def _table_reading(module, data: dict, reading, pin) -> dict:
     """One reading of the cards on the table, and the verdict on the play under it."""
     verdict = None
     if pin is not None and data.get("play") not in (None, "pass"):
-        verdict = serializers.verdict_json(
+        verdict = CHECK.dump(merged(
             scoring.check_play(module, data["previous"], data["play"], data["rules"], players=data.get("players"),
-                               previous_as=pin, play_as=data.get("play_as")), module.NAME, translate=False)
-    return {"reading": serializers.reading_json(reading), "pin": pin, "verdict": verdict}
+                               previous_as=pin, play_as=data.get("play_as")), game=module.NAME))
+    return {"reading": READING.dump(reading), "pin": pin, "verdict": verdict}
 
 
 @bp.post("/t/<public_id>/check/note")
@@ -228,4 +231,4 @@ def api_help():
     from ..schemas import ERROR_CODES
 
     return render_template("api.html", base=request.host_url.rstrip("/"), operations=operations,
-                           error_codes=ERROR_CODES, openapi_url=serializers.url("api-docs.openapi_json"))
+                           error_codes=ERROR_CODES, openapi_url=url("api-docs.openapi_json"))
