@@ -9,8 +9,9 @@ is ever invalidated by hand, and nothing here is needed for correctness (a miss 
 again). Each worker process keeps its own small LRU.
 
 Used by the live block of the table page and the live poll (``views/live.py``), the table's house
-rules, the history pages (one page of events per revision, hand, page and language) and the
-page furniture that depends on the language only (the outbox's sentences in ``base.html``).
+rules, the other parts of the table page that hold nothing of the phone (``table_part`` in
+``table.html``), the history pages (one page of events per revision, hand, page and language) and
+the page furniture that depends on the language only (the outbox's sentences in ``base.html``).
 
 What a kept part may NOT contain: anything of one phone or one request (a CSRF token, a flash
 message, the right to record unless it is in the key, the address the page was opened on).
@@ -71,16 +72,29 @@ def language() -> str:
     return str(get_locale())
 
 
-def block(key: tuple, template_name: str, block_name: str, context: Callable[[], dict]) -> Markup:
+def block(key: tuple, template_name: str, block_name: str, context: Callable[[], dict],
+          budget: str | None = None) -> Markup:
     """``block_name`` of ``template_name`` rendered with ``context()``, kept under ``key`` + the
     language. ``context`` is called only on a miss (it is where the database is read); an abort in
-    it (a page past the end) stores nothing."""
+    it (a page past the end) stores nothing. ``budget``: the rate-limit bucket a miss is counted
+    in, before anything is read (429 past the limit); a hit costs no count."""
     full_key = ("block", template_name, block_name, *key, language())
     html = fragments.get(full_key)
     if html is None:
+        if budget is not None:
+            from . import ratelimit
+
+            ratelimit.check(budget)
         html = Markup(render_block(template_name, block_name, context()))
         fragments.put(full_key, html)
     return html
+
+
+def table_part(template_name: str, block_name: str, table, **params) -> Markup:
+    """A block of a table's page that depends on the table (its revision), ``params`` (hashable:
+    the page number, the right to record …) and the language, and on nothing of the request."""
+    return block((table.public_id, table.revision, *sorted(params.items())), template_name, block_name,
+                 lambda: {"table": table, **params})
 
 
 def init_app(app) -> None:
@@ -101,3 +115,4 @@ def init_app(app) -> None:
         return context
 
     app.jinja_env.globals["language_part"] = language_part
+    app.jinja_env.globals["table_part"] = table_part

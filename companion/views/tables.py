@@ -278,7 +278,7 @@ def _history(table: Table, hand, page: int, per_page: int):
     """The page around the list of events, which is drawn once per table revision (pagecache)."""
     events_html = pagecache.block(("history", table.public_id, table.revision, hand.number if hand else 0, page,
                                    per_page), "history.html", "events",
-                                  lambda: _history_events(table, hand, page, per_page))
+                                  lambda: _history_events(table, hand, page, per_page), budget="heavy_read")
     return render_template("history.html", table=table, hand=hand, events_html=events_html)
 
 

@@ -89,3 +89,17 @@ def test_kept_per_language_page_and_hand(app, client):
     assert "History of changes" not in french and 'lang="fr"' in french
     assert client.get(f"/t/{public_id}/history?page=3").status_code == 404
     assert client.get(f"/t/{public_id}/history?page=3").status_code == 404  # a miss stores nothing
+
+
+def test_the_read_budget_is_spent_when_a_page_is_drawn(app_maker):
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (2, 600)}, HISTORY_PER_PAGE=2)
+    public_id = new_table(app, hands=5, name="Budget")
+    client = app.test_client()
+    for _ in range(5):  # drawn once, then kept: one count
+        assert client.get(f"/t/{public_id}/history").status_code == 200
+    assert client.get(f"/t/{public_id}/history?page=2").status_code == 200  # drawn: the second count
+    refused = client.get(f"/t/{public_id}/history?page=3")  # a third drawing: past the budget
+    assert refused.status_code == 429 and "Too many requests" in refused.get_data(as_text=True)
+    assert client.get(f"/t/{public_id}/history?page=2").status_code == 200  # kept: no count, no refusal
+    other = client.get(f"/t/{public_id}/history?page=3", environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    assert other.status_code == 200  # another address has its own budget
