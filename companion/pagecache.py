@@ -11,7 +11,8 @@ again). Each worker process keeps its own small LRU.
 Used by the live block of the table page and the live poll (``views/live.py``), the table's house
 rules, the other parts of the table page that hold nothing of the phone (``table_part`` in
 ``table.html``), the history pages (one page of events per revision, hand, page and language) and
-the page furniture that depends on the language only (the outbox's sentences in ``base.html``).
+the page furniture that depends on the language only (the footer and the outbox's sentences in
+``base.html``).
 
 What a kept part may NOT contain: anything of one phone or one request (a CSRF token, a flash
 message, the right to record unless it is in the key, the address the page was opened on).
@@ -98,21 +99,19 @@ def table_part(template_name: str, block_name: str, table, **params) -> Markup:
 
 
 def init_app(app) -> None:
-    """``language_part(template)``: a template that depends on the language only (no request, no
-    table), drawn once per language and worker."""
+    """Template globals: ``table_part`` (above) and ``language_part(template, **params)``: a
+    template that depends on the language and ``params`` only (hashable: a table's public id …),
+    nothing of the request or the phone, drawn once per language and worker."""
 
-    def language_part(template_name: str) -> Markup:
-        key = ("language_part", template_name, language())
+    def language_part(template_name: str, **params) -> Markup:
+        key = ("language_part", template_name, *sorted(params.items()), language())
         html = fragments.get(key)
         if html is None:
-            html = Markup(app.jinja_env.get_template(template_name).render(app_context_globals()))
+            context = dict(params)
+            app.update_template_context(context)
+            html = Markup(app.jinja_env.get_template(template_name).render(context))
             fragments.put(key, html)
         return html
-
-    def app_context_globals() -> dict:
-        context: dict = {}
-        app.update_template_context(context)
-        return context
 
     app.jinja_env.globals["language_part"] = language_part
     app.jinja_env.globals["table_part"] = table_part
