@@ -142,3 +142,8 @@ def _connection_reset(dbapi_connection, connection_record, reset_state=None):
 @event.listens_for(Pool, "close")
 def _connection_closed(dbapi_connection, connection_record):
     _leave_writer_queue(connection_record.info)
+
+
+@event.listens_for(Pool, "invalidate")
+def _connection_invalidated(dbapi_connection, connection_record, exception):
+    _leave_writer_queue(connection_record.info)  # a connection lost mid-transaction never blocks the queue

@@ -32,9 +32,12 @@ from markupsafe import Markup
 class FragmentCache:
     """Rendered parts, keyed by a tuple naming what they depend on (see the module's docstring).
 
-    Thread-safe (gunicorn's threads share it); least recently used entries go first."""
+    Thread-safe (gunicorn's threads share it); least recently used entries go first. 1,024
+    entries: a table in use holds about ten (live block, rules, links, share cards, footer, a
+    history page of up to ~100 KB …) per language, so a worker keeps a few dozen busy tables in
+    a few megabytes."""
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 1024):
         self.size = size
         self.entries: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
