@@ -93,9 +93,10 @@ bench: $(VENV)/.dev translations
 	$(BIN)/python bench/request_path.py
 
 # Throughput under load (wrk, loopback, gunicorn -w 2 --threads 4): a bare Flask hello world under
-# the same gunicorn vs the live poll, the table and history pages of 1,000 hands and recording a
-# hand (2 and 8 connections), on SQLite and (when installed) a durable PostgreSQL (fsync on);
-# medians of 3 runs with min and max and the load average. About 2 minutes.
+# the same gunicorn vs the live poll, the table and history pages of 1,000 and of 10,000 hands
+# (LOAD_BIG_HANDS=0: without the second table) and recording a hand (2 and 8 connections), on
+# SQLite and (when installed) a durable PostgreSQL (fsync on); medians of 3 runs with min and max
+# and the load average. About 4 minutes.
 load: $(VENV)/.dev translations
 	@bash scripts/system_deps.sh wrk
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

@@ -10,7 +10,8 @@ each route so that each ratio compares runs seconds apart.
 
 Routes: the app's own ``/healthz``; the live poll that finds nothing new (304, with a recorder's
 session cookie, as a browser sends it); the table page of the 1,000-hand table as a recorder and
-as a watcher; the history page; recording a hand through the JSON API with 2 and with 8
+as a watcher; the history page; the table page and the history page of a second table of
+10,000 hands (``LOAD_BIG_HANDS``, 0 to leave it out; ``LOAD_HANDS`` sets the first table's size); recording a hand through the JSON API with 2 and with 8
 connections (p99 targets); then 20 watchers polling beside 2 recorders (every answer must be
 200/201/304).
 
@@ -40,7 +41,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SECRET_KEY", "load-test-secret")
 
-HANDS = 1000
+HANDS = int(os.environ.get("LOAD_HANDS", "1000"))  # the table every route uses
+BIG_HANDS = int(os.environ.get("LOAD_BIG_HANDS", "10000"))  # a second table for the pages (0: none)
 SECONDS = int(os.environ.get("LOAD_SECONDS", "1"))  # each run of a route
 ROUNDS = int(os.environ.get("LOAD_ROUNDS", "3"))
 HELLO_SECONDS = SECONDS
@@ -53,6 +55,8 @@ ROWS = [
     ("table page, recorder", "page", 10, 0.15, None),
     ("table page, watcher", "page_watch", 10, 0.15, None),
     ("history page", "history", 10, 0.15, None),
+    (f"table page, {BIG_HANDS:,} hands", "page_big", 10, 0.15, None),
+    (f"history page, {BIG_HANDS:,} hands", "history_big", 10, 0.15, None),
     ("record a hand, c=2", "record2", 2, 0.10, 50.0),
     ("record a hand, c=8", "record8", 8, None, 100.0),
 ]
@@ -107,9 +111,10 @@ def facts(i: int) -> dict:
                                          for k, p in enumerate(PLAYERS) if p != winner}}
 
 
-def seed(url: str) -> tuple[str, str, float]:
+def seed(url: str) -> tuple[str, str, float, str | None]:
     """1,000 hands recorded through scoring.record_hand, as the app records them (SQLite without
-    fsync while seeding: the figures are taken afterwards, by gunicorn, with the app's settings)."""
+    fsync while seeding: the figures are taken afterwards, by gunicorn, with the app's settings);
+    and a second table of BIG_HANDS (10,000) hands for the table page and the history page."""
     from sqlalchemy import event
 
     from companion import access, create_app, scoring
@@ -125,9 +130,16 @@ def seed(url: str) -> tuple[str, str, float]:
             scoring.record_hand(table, facts(i), request_id=f"seed-{i}")
         seconds = time.perf_counter() - start
         result = table.public_id, access.edit_token(table)
+        big = None
+        if BIG_HANDS:
+            big_table = scoring.create_table(game="gandengyan", name="big", players=PLAYERS, stake="0.5",
+                                             currency="¥")
+            for i in range(BIG_HANDS):
+                scoring.record_hand(big_table, facts(i), request_id=f"big-{i}")
+            big = big_table.public_id
         db.session.remove()
         db.engine.dispose()
-    return result[0], result[1], seconds
+    return result[0], result[1], seconds, big
 
 
 def free_port() -> int:
@@ -285,7 +297,7 @@ def copy_database(source_url: str, target_url: str) -> None:
     target.dispose()
 
 
-def run(base: str, hello: str, public_id: str, token: str, lua: str) -> tuple:
+def run(base: str, hello: str, public_id: str, token: str, lua: str, big: str | None) -> tuple:
     cookie = recorder_cookie(base, public_id, token)
     etag = current_etag(base, public_id)
     body = json.dumps({"facts": facts(7), "request_id": "REQUEST_ID"})
@@ -298,6 +310,8 @@ def run(base: str, hello: str, public_id: str, token: str, lua: str) -> tuple:
         "page": paired(lua, hello, table, 10, [f"Cookie: {cookie}"]),
         "page_watch": paired(lua, hello, table, 10),
         "history": paired(lua, hello, f"{table}/history", 10),
+        **({"page_big": paired(lua, hello, f"{base}/t/{big}", 10),
+            "history_big": paired(lua, hello, f"{base}/t/{big}/history", 10)} if big else {}),
         "record2": paired(lua, hello, f"{base}/api/v1/tables/{public_id}/hands", 2, auth, expect="201", body=body),
         "record8": paired(lua, hello, f"{base}/api/v1/tables/{public_id}/hands", 8, auth, expect="201", body=body),
     }
@@ -337,13 +351,13 @@ def main() -> int:
         processes.append(hello)
         try:
             wait_for(hello, hello_port, tmp, path="/")
-            public_id, token, seeded = seed(sqlite_url)
+            public_id, token, seeded, big = seed(sqlite_url)
             for _kind, url, _port in servers[1:]:
                 copy_database(sqlite_url, url)  # the PostgreSQL run starts from the same 1,000 hands
             for (kind, _url, port), process in zip(servers, processes):
                 wait_for(process, port, tmp)
                 results, (watchers, recorders) = run(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{hello_port}/",
-                                                     public_id, token, lua)
+                                                     public_id, token, lua, big)
                 stop(process)
                 summary[kind] = results
                 report(kind, seeded, results, watchers, recorders)
@@ -372,17 +386,19 @@ def verdict(r: dict, ratio_target, p99_target) -> str:
 
 def report(kind, seeded, results, watchers, recorders) -> None:
     print(f"\nmake load: {kind}, gunicorn -w 2 -k gthread --threads 4, wrk -t1, loopback; table of {HANDS} "
-          f"hands (seeded in {seeded:.1f} s). Baseline: a bare Flask hello world under the same gunicorn. "
+          f"hands (seeded in {seeded:.1f} s){f' and one of {BIG_HANDS:,}' if BIG_HANDS else ''}. Baseline: a bare Flask hello world under the same gunicorn. "
           f"Each figure: median of {ROUNDS} runs of {SECONDS} s (min–max), each run beside a hello run.")
-    print(f"{'route':<24} {'conns':>5} {'req/s':>6} {'(min–max)':>11} {'hello':>6} {'ratio':>6} {'(min–max)':>13} "
+    print(f"{'route':<28} {'conns':>5} {'req/s':>6} {'(min–max)':>11} {'hello':>6} {'ratio':>6} {'(min–max)':>13} "
           f"{'p50':>6} {'p95':>6} {'p99':>6} {'err':>4}  {'load average':<15} target")
     for label, key, conns, ratio_target, p99_target in ROWS:
+        if key not in results:
+            continue
         r = results[key]
-        print(f"{label:<24} {conns:>5} {r['rps']:>6.0f} {r['min']:>5.0f}–{r['max']:<5.0f} {r['hello_rps']:>6.0f} "
+        print(f"{label:<28} {conns:>5} {r['rps']:>6.0f} {r['min']:>5.0f}–{r['max']:<5.0f} {r['hello_rps']:>6.0f} "
               f"{r['ratio']:>6.1%} {r['ratio_min']:>6.1%}–{r['ratio_max']:<6.1%} {r['p50']:>6.1f} {r['p95']:>6.1f} "
               f"{r['p99']:>6.1f} {r['errors']:>4}  {r['load']:<15} {verdict(r, ratio_target, p99_target)}")
     for label, r, conns in (("with: 20 watchers", watchers, 20), ("with: 2 recorders", recorders, 2)):
-        print(f"{label:<24} {conns:>5} {r['rps']:>6.0f} {'':>11} {'':>6} {'':>6} {'':>13} {r['p50']:>6.1f} "
+        print(f"{label:<28} {conns:>5} {r['rps']:>6.0f} {'':>11} {'':>6} {'':>6} {'':>13} {r['p50']:>6.1f} "
               f"{r['p95']:>6.1f} {r['p99']:>6.1f} {r['errors']:>4}  {load_average():<15} "
               f"zero errors: {'met' if r['errors'] == 0 else 'MISSED'}")
 
@@ -395,6 +411,8 @@ def side_by_side(summary: dict) -> None:
     print(f"| route | {' | '.join(kinds)} | target |")
     print(f"|---|{'---|' * len(kinds)}---|")
     for label, key, _conns, ratio_target, p99_target in ROWS:
+        if key not in summary[kinds[0]]:
+            continue
         cells = []
         for kind in kinds:
             r = summary[kind][key]

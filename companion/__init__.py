@@ -47,13 +47,14 @@ def register_edge(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate
-    from . import i18n, words
+    from . import i18n, pagecache, words
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
     words.init_app(app)
+    pagecache.init_app(app)
     from .engine import engine_for
     app.jinja_env.globals["engine_for"] = engine_for  # a game's own words and parts (never a branch on its name)
 

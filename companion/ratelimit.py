@@ -240,7 +240,10 @@ LIMITED = {
 
 
 # Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
-HEAVY_READS = frozenset({"tables.history", "hands.hand_history", "review.sheet", "review.chart", "review.summary", "review.settle",
+# The history pages are kept per table revision (companion/pagecache.py): their budget is spent
+# when a page is drawn (``pagecache.block(..., budget="heavy_read")``), not by every request — a
+# page served from the cache costs what the table page costs, and counting it would be a write.
+HEAVY_READS = frozenset({"review.sheet", "review.chart", "review.summary", "review.settle",
                          "review.export_csv", "review.export_json", "api.export_table", "api.table_summary"})
 
 

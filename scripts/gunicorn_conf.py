@@ -3,8 +3,11 @@
 Workers and threads suit the default SQLite database: SQLite lets one writer in at a time (WAL
 keeps readers going), so more processes would only queue on its lock; two processes use both
 cores of a small laptop for rendering pages, and four threads each keep the phones' live polls
-(every 3 s, mostly a one-lookup 304) answered while one request waits for the write lock. With
-PostgreSQL (DATABASE_URL) raise WEB_CONCURRENCY (gunicorn reads it) to about 2 × cores.
+(every 3 s, mostly a one-lookup 304) answered while one request waits for the write lock. The
+writers of both processes queue on an OS lock (companion/extensions.py: a thread lock, then an
+flock on <database>-writer.lock) instead of polling SQLite's busy handler, so the second process
+costs a writer nothing. With PostgreSQL (DATABASE_URL) raise WEB_CONCURRENCY (gunicorn reads it)
+to about 2 × cores.
 
 The access log is one readable line per request (time, phone's address, method, path, status,
 milliseconds); the live polls that found nothing new (304) are left out, or a table of five

@@ -5,13 +5,11 @@ table changed it answers with the live part of the table page (the ``live`` bloc
 ``table.html``: counts, dealer, standings, one page of hands) as an HTML fragment, rendered by the
 same template as the page, so translations, plurals, money and right-to-left text are written once
 and the script only swaps it in. Any worker answers any poll: the only thing a worker keeps is
-a cache of rendered blocks keyed by the table's revision (see :class:`FragmentCache`), which a
+a cache of rendered blocks keyed by the table's revision (see ``companion/pagecache.py``), which a
 write never has to invalidate.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import NamedTuple
 
 from flask import Blueprint, abort, current_app, g, request, url_for
@@ -21,6 +19,7 @@ from markupsafe import Markup
 
 from .. import access, sharing
 from ..models import Table
+from ..pagecache import fragments, render_block  # one cache of rendered parts per worker
 from .tables import load_table, page_number
 
 bp = Blueprint("live", __name__)
@@ -30,52 +29,10 @@ def etag_for(revision: int) -> str:
     return f"r{revision}"
 
 
-def render_block(template_name: str, block: str, context: dict) -> str:
-    """Render one block of a template with the usual context (context processors included)."""
-    app = current_app._get_current_object()
-    template = app.jinja_env.get_template(template_name)
-    app.update_template_context(context)
-    return "".join(template.blocks[block](template.new_context(context)))
-
-
 class Fragment(NamedTuple):
     html: Markup  # the live block of table.html
     total: int  # hands recorded, void ones included
     empty: bool  # no hand on this page
-
-
-class FragmentCache:
-    """Rendered live blocks, keyed by (table, revision, page, language, may record).
-
-    Every change to what the block shows goes through scoring, which bumps the table's revision
-    first, so an entry can never be stale: a new revision is a new key. Each worker keeps its
-    own small LRU; nothing in it is needed for correctness (a miss renders the block again)."""
-
-    def __init__(self, size: int = 256):
-        self.size = size
-        self.entries: OrderedDict = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            value = self.entries.get(key)
-            if value is not None:
-                self.entries.move_to_end(key)
-            return value
-
-    def put(self, key, value) -> None:
-        with self.lock:
-            self.entries[key] = value
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-
-
-fragments = FragmentCache()
 
 
 def live_fragment(table: Table, page: int, can_edit: bool) -> Fragment:

@@ -8,7 +8,7 @@ from flask import (Blueprint, abort, current_app, flash, g, make_response, redir
                    session, url_for)
 from flask_babel import gettext as _
 
-from .. import scoring
+from .. import pagecache, scoring
 from ..engine import ENGINES
 from ..games import ByGame
 from ..engine.common import EngineError
@@ -276,14 +276,22 @@ def history_page(table: Table, hand=None):
 
 
 def _history(table: Table, hand, page: int, per_page: int):
+    """The page around the list of events, which is drawn once per table revision (pagecache)."""
+    events_html = pagecache.block(("history", table.public_id, table.revision, hand.number if hand else 0, page,
+                                   per_page), "history.html", "events",
+                                  lambda: _history_events(table, hand, page, per_page), budget="heavy_read")
+    return render_template("history.html", table=table, hand=hand, events_html=events_html)
+
+
+def _history_events(table: Table, hand, page: int, per_page: int) -> dict:
     events = scoring.history(table, hand, limit=per_page + 1, offset=(page - 1) * per_page)
     if not events and page > 1:
         abort(404)
     more, events = len(events) > per_page, events[:per_page]
     numbers = {hand.id: hand.number} if hand is not None else scoring.hand_numbers(table, [e.hand_id for e in events])
     changes = scoring.player_changes(table) if hand is None and page == 1 else []
-    return render_template("history.html", table=table, events=events, numbers=numbers, hand=hand,
-                           page=page, more=more, player_changes=changes)
+    return {"table": table, "events": events, "numbers": numbers, "hand": hand, "page": page, "more": more,
+            "player_changes": changes}
 
 
 @bp.post("/t/<public_id>/undo")
