@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from .. import access, sharing
 from ..models import Table
-from .tables import load_table, page_number
+from .common import load_table, page_number
 
 bp = Blueprint("live", __name__)
 

@@ -632,7 +632,7 @@ def test_review_layers():
 
 @given(st.lists(st.integers(-10**9, 10**9), min_size=1, max_size=30))
 def test_chart_ticks_are_whole_round_and_cover_every_value(values):
-    from companion.views.review import whole_ticks
+    from companion.views.chart import whole_ticks
 
     ticks = whole_ticks(values)
     assert all(isinstance(t, int) for t in ticks) and 0 in ticks
