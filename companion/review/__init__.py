@@ -24,9 +24,9 @@ from ..scoring.importing import (IMPORT_DEVICE, IMPORTED_EVENTS_MAX, IMPORTED_HI
                                  UNFINISHED_IMPORT_SECONDS, copy_name, import_json, purge_unfinished_imports)
 from ..scoring.totals import Standing, in_money, points_and_money, standings
 from .csv_export import PLACES, csv_text, export_csv, export_csv_chunks
-from .transfers import CENT, EXACT_GROUPS_MAX, SettleUp, Transfer, balances, round_balances, settle_table, settle_up
-from .sheet import CHART_POINTS, ChartSeries, SHEET_PER_PAGE, SheetRow, chart_series, hand_total, sheet_page
 from .figures import PlayerFigures, Summary, summary
+from .sheet import CHART_POINTS, ChartSeries, SHEET_PER_PAGE, SheetRow, chart_series, hand_total, sheet_page
+from .transfers import CENT, EXACT_GROUPS_MAX, SettleUp, Transfer, balances, round_balances, settle_table, settle_up
 
 __all__ = ['_canonical', '_checksum', 'balances', 'CENT', 'CHART_POINTS', 'chart_series', 'ChartSeries', 'copy_name',
            'csv_text', 'DEVICE_MAX', 'engine_for', 'EXACT_GROUPS_MAX', 'export_chunks', 'export_csv',

@@ -8,9 +8,7 @@ from decimal import Decimal
 
 from ..engine.common import N_
 from ..models import Hand, Table
-from ..scoring.document import _hands_in_batches, _in_this_session
-
-# CSV -------------------------------------------------------------------------------------------
+from ..scoring.document import hands_in_batches, in_this_session
 
 PLACES = ("头游", "二游", "三游", "末游")
 
@@ -63,7 +61,7 @@ def export_csv_chunks(table: Table, *, labels: dict, translate=str):
     """One row per hand and player: hand, status, player, points, money, what the facts say about
     the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names. Streamed, a few
     hundred hands at a time (memory stays bounded); every text cell through :func:`csv_text`."""
-    table = _in_this_session(table)
+    table = in_this_session(table)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     money = labels["money"] + (f" ({table.currency})" if table.currency else "")
@@ -82,7 +80,7 @@ def export_csv_chunks(table: Table, *, labels: dict, translate=str):
             words[key] = translate(phrase)
         return words[key]
 
-    for hand, points in _hands_in_batches(table):
+    for hand, points in hands_in_batches(table):
         for player in players:
             value = points.get(player.id, 0)
             amount = hand.stake * value

@@ -10,10 +10,8 @@ from sqlalchemy import case, desc, func, select
 
 from ..extensions import db
 from ..models import ACTIVE, Hand, HandDelta, HandTally, Player, Table
-from ..scoring.common import _utc, engine_for
+from ..scoring.common import as_utc, engine_for
 from ..scoring.totals import points_and_money
-
-# Summary -------------------------------------------------------------------------------------
 
 @dataclass
 class PlayerFigures:
@@ -127,5 +125,5 @@ def summary(table: Table) -> Summary:
                func.max(Hand.created_at).filter(Hand.status == ACTIVE))
         .where(Hand.table_id == table.id)).one()
     active = int(span[0] or 0)
-    return Summary(table, players, active, int(span[1] or 0) - active, _utc(span[2]), _utc(span[3]),
+    return Summary(table, players, active, int(span[1] or 0) - active, as_utc(span[2]), as_utc(span[3]),
                    "shut_out" in shown, shown)

@@ -10,15 +10,8 @@ from sqlalchemy import case, func, or_, select
 from ..extensions import db
 from ..models import ACTIVE, Hand, HandDelta, Table
 
-# --------------------------------------------------------------------------------------------
-# Reading the stored night: standings, the score sheet, the chart's series, the summary
-
 SHEET_PER_PAGE = 50
 CHART_POINTS = 120  # the chart shows at most this many hands (evenly spread, the last one always)
-
-
-def _dialect() -> str:
-    return db.session.get_bind().dialect.name
 
 
 # Score sheet ---------------------------------------------------------------------------------

@@ -8,9 +8,6 @@ from typing import NamedTuple
 from ..models import Table
 from ..scoring.totals import in_money, standings
 
-# --------------------------------------------------------------------------------------------
-# Settle up: the fewest money transfers that square everyone
-
 CENT = Decimal("0.01")
 EXACT_GROUPS_MAX = 10  # players with a non-zero balance up to which the fewest transfers are exact
 

@@ -67,7 +67,7 @@ def _rules_for(game: str, rules_json: str):
     return engine_for(game).rules_from_dict(json.loads(rules_json))
 
 
-def _utc(value: datetime | None) -> datetime | None:
+def as_utc(value: datetime | None) -> datetime | None:
     if value is None:
         return None
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)

@@ -11,10 +11,7 @@ from sqlalchemy import select
 from ..engine.common import EngineError
 from ..extensions import db
 from ..models import Hand, HandDelta, HandEvent, Player, Table
-from .common import _utc
-
-# --------------------------------------------------------------------------------------------
-# Export and import
+from .common import as_utc
 
 FORMAT = "card-table-companion/table"
 # 2: each hand carries the stake it was played at, the table when it was archived. A version 1 file
@@ -31,7 +28,7 @@ class ImportRefused(EngineError):
 
 
 def _iso(value: datetime | None) -> str | None:
-    value = _utc(value)
+    value = as_utc(value)
     return value.strftime(_TIME) if value else None
 
 
@@ -44,13 +41,13 @@ def _checksum(doc: dict) -> str:
     return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
 
 
-def _in_this_session(table: Table) -> Table:
+def in_this_session(table: Table) -> Table:
     """A streamed answer runs after its view returned, in a new application context (and database
     session): the table is read again there."""
     return db.session.get(Table, table.id)
 
 
-def _hands_in_batches(table: Table, batch: int = 500):
+def hands_in_batches(table: Table, batch: int = 500):
     """(hand, {player id: points}) in hand order, ``batch`` hands per query pair: memory stays bounded
     whatever the number of hands."""
     last = 0
@@ -110,7 +107,7 @@ def export_chunks(table: Table):
     """The export document as UTF-8 chunks, streamed with bounded memory: the document's keys in
     sorted order (the bytes :func:`_canonical` gives for it), the checksum added last. The checksum is
     SHA-256 over the canonical document without it: a check against corruption, not a signature."""
-    table = _in_this_session(table)
+    table = in_this_session(table)
     names = {p.id: p.name for p in table.players}
     digest = hashlib.sha256()
     numbers: dict[int, int] = {}
@@ -135,7 +132,7 @@ def export_chunks(table: Table):
     yield out(("\n ]" if position else "]") + f',\n "format": {json.dumps(FORMAT)},\n "format_version": '
               f'{FORMAT_VERSION},\n "hands": [')
     count = 0
-    for hand, points in _hands_in_batches(table):
+    for hand, points in hands_in_batches(table):
         yield out(("," if count else "") + "\n  " + _nested(_hand_part(hand, points, names), 2))
         count += 1
     yield out(("\n ]" if count else "]") + ',\n "players": ' + _nested(head["players"], 1)

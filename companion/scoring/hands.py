@@ -18,9 +18,6 @@ from .reading import history
 from .settling import _prepare_facts, _settle_points
 from .transactions import _commit, _commit_keeping, _device, _lock
 
-# --------------------------------------------------------------------------------------------
-# Hands
-
 
 def _snapshot(hand: Hand, points_by_name: dict | None = None) -> dict:
     if points_by_name is None:

@@ -22,8 +22,6 @@ from .tables import archive_table, create_table, remove_tables, update_table
 from .text import parse_stake
 from .transactions import commit, lock_table
 
-# Import ----------------------------------------------------------------------------------------
-#
 # An import is a replay. The file is read (size-capped by the view before the body is read, every
 # string through the same text checks as the forms), the table is opened with create_table
 # (the forms' limits on names, currency, notes, the engine's rules) and every hand is recorded

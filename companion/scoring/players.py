@@ -14,9 +14,6 @@ from .tables import _count_problem
 from .text import _clean_text, _duplicates
 from .transactions import _commit, _device, _lock
 
-# --------------------------------------------------------------------------------------------
-# Players who come and go (between hands): rename, join, leave, change seats, a substitute
-
 
 def hand_players(hand: Hand) -> list[str]:
     """The players of a stored hand, in seat order as it was played (a hand keeps its players)."""
@@ -142,7 +139,6 @@ def change_players(table: Table, players: Any, *, device=None) -> PlayerChange |
     problems = players_problems(table, players)
     if problems:
         raise problems[0]
-    before = _roster(table)
     by_name = {p.name: p for p in table.players}
     wanted: list[tuple[Player | None, str]] = []
     for entry in players:
@@ -151,27 +147,44 @@ def change_players(table: Table, players: Any, *, device=None) -> PlayerChange |
         wanted.append((by_name.get(was) if was not in (None, "") else by_name.get(name), name))
     if [(p.id if p else None, n) for p, n in wanted] == [(p.id, p.name) for p in table.seated_players]:
         return None
-    try:
-        _lock(table)
-        by_id = {p.id: p.name for p in table.players}
-        renames = {p.name: name for p, name in wanted if p is not None and p.name != name}
-        _rename_in_hands(table, renames, by_id)
-        staying = {p.id for p, _ in wanted if p is not None}
-        for player in table.players:  # every seat (and a changing name) free first: both are unique
-            if player.seated and player.id not in staying:
-                player.former_seat = player.seat
-            player.seat = -player.id
-            if player.name in renames:
-                player.name = f"\x01{player.id}"  # no real name holds a control character
-        db.session.flush()
+
+    def seat_them() -> None:
         for seat, (player, name) in enumerate(wanted):
             if player is None:
                 table.players.append(Player(seat=seat, name=name))
             else:
                 player.seat, player.name, player.former_seat = seat, name, None
+
+    renames = {p.name: name for p, name in wanted if p is not None and p.name != name}
+    staying = {p.id for p, _ in wanted if p is not None}
+    return _rearrange(table, "players", renames, seat_them, device=device,
+                      leaving={p.id for p in table.seated_players if p.id not in staying})
+
+
+def _rearrange(table: Table, kind: str, renames: dict, seat_them, *, device, leaving: set | frozenset = frozenset(),
+               undoes: PlayerChange | None = None) -> PlayerChange:
+    """The one transaction of a change of the players and of its undo: lock the table; rename the
+    players ``renames`` names ({old: new}) in every hand (each settled again, see
+    :func:`_rename_in_hands`); free every seat and every changing name first (both are unique at a
+    table; a seated player whose id is in ``leaving`` keeps the seat they leave as
+    ``former_seat``); ``seat_them()`` seats the players; the change is kept in the table's history
+    (``kind`` "players", or "undo" of ``undoes``) and committed, or nothing is."""
+    try:
+        _lock(table)
+        before = _roster(table)
+        _rename_in_hands(table, renames, {p.id: p.name for p in table.players})
+        for player in table.players:
+            if player.id in leaving:
+                player.former_seat = player.seat
+            player.seat = -player.id
+            if player.name in renames:
+                player.name = f"\x01{player.id}"  # no real name holds a control character
         db.session.flush()
-        change = PlayerChange(table_id=table.id, kind="players", before=before, after=_roster(table),
-                              after_event=_latest_event_id(table), device=_device(device))
+        seat_them()
+        db.session.flush()
+        change = PlayerChange(table_id=table.id, kind=kind, before=before, after=_roster(table),
+                              after_event=_latest_event_id(table), undoes_id=undoes.id if undoes else None,
+                              device=_device(device))
         db.session.add(change)
         _commit()
     except Exception:
@@ -202,18 +215,9 @@ def _players_undo_target(table: Table, hand_event: HandEvent | None) -> PlayerCh
 def undo_players_change(table: Table, change: PlayerChange, *, device=None) -> PlayerChange:
     """Put the players back as they were before ``change`` (names in the hands too); a player who
     joined in it leaves again (keeping any hand they played since, which undo has voided)."""
-    try:
-        _lock(table)
-        current = _roster(table)
-        was = {row["id"]: row for row in change.before["players"]}
-        by_id = {p.id: p.name for p in table.players}
-        renames = {p.name: was[p.id]["name"] for p in table.players if p.id in was and was[p.id]["name"] != p.name}
-        _rename_in_hands(table, renames, by_id)
-        for player in table.players:
-            player.seat = -player.id
-            if player.name in renames:
-                player.name = f"\x01{player.id}"  # no real name holds a control character
-        db.session.flush()
+    was = {row["id"]: row for row in change.before["players"]}
+
+    def seat_them() -> None:
         for player in table.players:
             row = was.get(player.id)
             if row is None:  # joined in the change undone (or later, and left again when that was undone)
@@ -223,16 +227,9 @@ def undo_players_change(table: Table, change: PlayerChange, *, device=None) -> P
                 continue
             player.name, player.seat, player.former_seat = row["name"], row["seat"], row["former_seat"]
         table.first_dealer = change.before.get("first_dealer")
-        db.session.flush()
-        undo = PlayerChange(table_id=table.id, kind="undo", before=current, after=_roster(table),
-                            after_event=_latest_event_id(table), undoes_id=change.id, device=_device(device))
-        db.session.add(undo)
-        _commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    db.session.expire(table, ["players"])
-    return undo
+
+    renames = {p.name: was[p.id]["name"] for p in table.players if p.id in was and was[p.id]["name"] != p.name}
+    return _rearrange(table, "undo", renames, seat_them, undoes=change, device=device)
 
 
 def player_changes(table: Table) -> list[PlayerChange]:

@@ -5,9 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-# --------------------------------------------------------------------------------------------
-# Rules questions (no table): is a play legal, who pays whom
-
 
 def check_play(module, previous, play, rules, **opts):
     """The engine's Verdict for ``play`` on ``previous`` under ``rules``."""

@@ -10,9 +10,6 @@ from ..extensions import db
 from ..models import ACTIVE, Hand, HandDelta, HandEvent, Table
 from .players import seated_successor
 
-# --------------------------------------------------------------------------------------------
-# Reading
-
 
 def hand_counts(table: Table) -> tuple[int, int]:
     """(active hands, all hands including void)."""

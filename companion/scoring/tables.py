@@ -18,9 +18,6 @@ from .common import (CURRENCY_MAX, DELETE_UNDO_SECONDS, NAME_MAX, NOTES_MAX, PLA
 from .text import _clean_text, _duplicates, parse_stake
 from .transactions import _commit, _lock, check_open
 
-# --------------------------------------------------------------------------------------------
-# Tables
-
 
 def table_problems(*, name, players, stake="0", currency="", notes="") -> list:
     """Every problem with a new table's name, player names, stake, currency and notes, each field
