@@ -316,10 +316,17 @@ class Game(Value):
     """A game of the engine's registry, by key ("gandengyan") or Chinese name ("干瞪眼"); any case."""
 
     def __init__(self, **kwargs):
-        names = [name for name, module in ENGINES.items()] + [module.TITLE for module in ENGINES.values()]
-        super().__init__(required=True, metadata={"type": "string", "enum": names,
+        super().__init__(required=True, metadata={"type": "string",
                                                   "description": "The game: its key or its Chinese name."},
                          **kwargs)
+
+    @property
+    def metadata(self) -> dict:  # the games of the registry when the OpenAPI document is made
+        return {**self._metadata, "enum": [*ENGINES] + [module.TITLE for module in ENGINES.values()]}
+
+    @metadata.setter
+    def metadata(self, value: dict) -> None:
+        self._metadata = value
 
     @staticmethod
     def choices() -> str:
@@ -517,7 +524,8 @@ def strict_numbers(facts: Any, game: str) -> None:
         elif isinstance(node, dict) and head in node and node[head] is not None:
             walk(node[head], rest, path + [head])
 
-    for pattern in (ENGINES[game].NUMERIC_FACTS if game in ENGINES else ()):  # the engine says which facts count
+    # the engine's description of the facts says which are counts (and lists of sizes)
+    for pattern in (ENGINES[game].describe_facts().numeric_paths() if game in ENGINES else ()):
         walk(facts, pattern.split("."), [])
 
 
@@ -587,28 +595,78 @@ class AnswersRequest(Request):
     _per_game = CheckRequest._per_game
 
 
-# The facts of one hand, by game (the settle body and a table's hand). The engine checks them.
-_NAMES = {"type": "array", "items": {"type": "string"}}
-_SIZES = {"type": "array", "items": {"type": "integer"}}
-FACT_FIELDS = {
-    "players": (_NAMES, "Names in seat order (大冶打拱: 4)."),
-    "winner": ({"type": "string"}, "干瞪眼: who went out first."),
-    "losers": ({"type": "object"}, "干瞪眼: {name: {cards, jokers, twos?, held_bombs?, played?, "
-                                   "dealer_only_opening?}}."),
-    "dealer": ({"type": "string"}, "干瞪眼: the dealer of the hand."),
-    "bombs_played": (_SIZES, "干瞪眼: sizes of the bombs played."),
-    "tricks": ({"type": "integer"}, "干瞪眼: tricks played."),
-    "banker": ({"type": "string"}, "大冶打拱: the banker."),
-    "partner": ({"type": "string"}, "大冶打拱: the banker's partner, or null."),
-    "shout": ({"type": "string"}, "大冶打拱: who shouted, or null."),
-    "order": (_NAMES, "大冶打拱: who went out, first out first."),
-    "captured": ({"type": "object", "additionalProperties": {"type": "integer"}}, "大冶打拱: {name: points captured}."),
-    "last_hand_points": ({"type": "integer"}, "大冶打拱: points left in the last player's hand."),
-    "bright_card": ({"type": "string"}, "大冶打拱: the bright card, optional."),
-    "xi_bombs": ({"type": "object", "additionalProperties": _SIZES},
-                 "大冶打拱: {name: [sizes of hard 7- or 8-card bombs]} (喜钱)."),
-}
-FACT_ALIASES = {"bombsPlayed": "bombs_played"}  # the spellings the engines read too
+# The facts of one hand (the settle body and a table's hand), as every registered game describes
+# them (GameEngine.describe_facts): computed when asked, so a game registered later is described
+# too. The engine checks them.
+_DESCRIBED: dict = {}
+
+
+def _described() -> tuple:
+    """({fact: (JSON schema, text)}, {alias: fact}) over the games registered now."""
+    registry = tuple((key, id(module)) for key, module in ENGINES.items())
+    if registry not in _DESCRIBED:
+        fields: dict = {}
+        aliases: dict = {}
+        for key in ENGINES:
+            description = ENGINES[key].describe_facts()
+            aliases.update(description.aliases())
+            for head in description.heads():
+                inner = [f for f in description if f.head == head]
+                text = f"{description.title}: {inner[0].doc or inner[0].label}"
+                schema = description.head_schema(head)
+                if head in fields:
+                    known, said = fields[head]
+                    schema = known if known == schema else {"anyOf": [known, schema]}
+                    text = f"{said} · {text}"
+                fields[head] = (schema, text)
+        _DESCRIBED.clear()
+        _DESCRIBED[registry] = (fields, aliases)
+    return _DESCRIBED[registry]
+
+
+class _Described:
+    """A read-only mapping computed from the registered games each time it is read."""
+
+    def __init__(self, which: int):
+        self._which = which
+
+    def _now(self) -> dict:
+        return _described()[self._which]
+
+    def __getitem__(self, key):
+        return self._now()[key]
+
+    def __contains__(self, key) -> bool:
+        return key in self._now()
+
+    def __iter__(self):
+        return iter(self._now())
+
+    def __len__(self) -> int:
+        return len(self._now())
+
+    def keys(self):
+        return self._now().keys()
+
+    def items(self):
+        return self._now().items()
+
+    def values(self):
+        return self._now().values()
+
+    def get(self, key, default=None):
+        return self._now().get(key, default)
+
+
+FACT_FIELDS = _Described(0)   # fact -> (JSON schema, text), every registered game's
+FACT_ALIASES = _Described(1)  # the other spellings the engines read too ("bombsPlayed")
+
+
+def _fact_fields() -> dict:
+    """The settle body's fact fields: every described fact and alias (each passed to the engine as sent)."""
+    return {name: Fact(allow_none=True, metadata={**kind, "description": help_text})
+            for name, (kind, help_text) in {**FACT_FIELDS, **{alias: (FACT_FIELDS[name][0], f"= {name}")
+                                                              for alias, name in FACT_ALIASES.items()}}.items()}
 
 
 class _SettleBody(Request):
@@ -628,11 +686,15 @@ class _SettleBody(Request):
         return {"module": module, "rules": rules, "stake": data.get("stake"), "facts": facts}
 
 
+class _SettleFacts(_SettleBody):
+    def _init_fields(self) -> None:
+        for name, field in _fact_fields().items():  # also the facts of a game registered after start-up
+            self.declared_fields.setdefault(name, field)
+        super()._init_fields()
+
+
 # The settle body: the request fields, then the facts of the hand (each passed to the engine as sent).
-SettleRequest = type("SettleRequest", (_SettleBody,), {
-    name: Fact(allow_none=True, metadata={**kind, "description": help_text})
-    for name, (kind, help_text) in {**FACT_FIELDS, **{alias: (FACT_FIELDS[name][0], f"= {name}")
-                                                      for alias, name in FACT_ALIASES.items()}}.items()})
+SettleRequest = type("SettleRequest", (_SettleFacts,), _fact_fields())
 
 
 class NewTableRequest(Request):
@@ -680,11 +742,16 @@ REVISION_MISSING = _l("\"revision\" is required: send the hand's revision as you
 class Facts(JSONObject):
     """A hand's facts at a table: the settle body's facts (unknown keys refused by name)."""
 
-    def __init__(self, **kwargs):
-        metadata = {"type": "object", "additionalProperties": False,
-                    "properties": {name: {**kind, "description": text} for name, (kind, text) in FACT_FIELDS.items()},
-                    "description": "The hand as POST /settle takes it, without game, stake, preset and rules."}
-        super().__init__(metadata=metadata, **kwargs)
+    @property
+    def metadata(self) -> dict:
+        """The JSON schema, from the games registered when it is read."""
+        return {"type": "object", "additionalProperties": False,
+                "properties": {name: dict(field.metadata) for name, field in _fact_fields().items()},
+                "description": "The hand as POST /settle takes it, without game, stake, preset and rules."}
+
+    @metadata.setter
+    def metadata(self, value) -> None:  # marshmallow sets it in __init__: always computed instead
+        pass
 
     def parse(self, value, key):
         value = super().parse(value, key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Protocol, runtime_checkable
 
+from .described import FactsDescription
 from .results import Reading, Settlement, Verdict
 from .switches import Switch
 from .text import Text
@@ -54,6 +55,8 @@ class GameEngine(Protocol):
     def needed_facts(self, rules: Any = None) -> tuple: ...
 
     def facts_description(self, rules: Any = None, players: int | None = None) -> dict: ...
+
+    def describe_facts(self, rules: Any = None, players: int | None = None) -> FactsDescription: ...
 
     def validate_facts(self, facts: Any, rules: Any = None) -> dict: ...
 

@@ -6,46 +6,18 @@ import csv
 import io
 from decimal import Decimal
 
-from ..engine.common import N_
 from ..models import Hand, Table
+from ..scoring.common import engine_for, table_rules
 from ..scoring.document import hands_in_batches, in_this_session
 
 PLACES = ("头游", "二游", "三游", "末游")
 
 
 def _player_facts(table: Table, hand: Hand, name: str) -> list:
-    """What the facts say about one player in one hand, as translatable phrases."""
-    facts, out = hand.facts or {}, []
-    if table.game == "gandengyan":
-        if facts.get("dealer") == name:
-            out.append(N_("dealer"))
-        if facts.get("winner") == name:
-            out.append(N_("went out first"))
-        loser = (facts.get("losers") or {}).get(name)
-        if isinstance(loser, dict):
-            out.append(N_("cards left: {cards}", cards=loser.get("cards")))
-            if loser.get("jokers"):
-                out.append(N_("jokers held: {jokers}", jokers=loser.get("jokers")))
-            if loser.get("played", loser.get("playedAny", True)) is False:
-                out.append(N_("never played"))
-            if loser.get("dealer_only_opening", loser.get("dealerOnlyOpening")):
-                out.append(N_("only the opening lead"))
-        return out
-    if facts.get("banker") == name:
-        out.append(N_("banker"))
-    if facts.get("shout") == name:
-        out.append(N_("shouted"))
-    elif facts.get("partner") == name:
-        out.append(N_("partner"))
-    order = facts.get("order") or []
-    if name in order[:4]:
-        out.append(PLACES[order.index(name)])
-    captured = (facts.get("captured") or {}).get(name)
-    if captured:
-        out.append(N_("points captured: {points}", points=captured))
-    if name in ((hand.outcome or {}).get("winners") or []):
-        out.append(N_("winning side"))
-    return out
+    """What the facts say about one player in one hand, as translatable phrases: which, and in
+    what words, the engine's description of the game's facts says (no game is named here)."""
+    description = engine_for(table.game).describe_facts(table_rules(table))
+    return description.phrases(hand.facts or {}, name, (hand.outcome or {}).get("winners") or ())
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from sqlalchemy import delete, select
 
+from ..engine import ENGINES
 from ..engine.common import N_, EngineError
 from ..extensions import db
 from ..models import ACTIVE, VOID, Hand, HandEvent, RateBucket, Table, stake_text
@@ -192,7 +193,7 @@ def _plan(doc: dict) -> _Plan:
     t = doc.get("table")
     _need(isinstance(t, dict), "table")
     game = t.get("game")
-    if game not in ("gandengyan", "dagong"):
+    if not isinstance(game, str) or game not in ENGINES:  # the registry says which games this server knows
         raise ImportRefused(N_("This file is for a game this server does not know ('{game}'); nothing was "
                                "imported.", game=str(game)[:40]), code="foreign")
     rules = t.get("rules")

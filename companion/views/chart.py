@@ -67,11 +67,14 @@ def _take_styles(root: ET.Element) -> str:
     return "".join(css).replace("#" + root.get("id", "chart"), "#" + CHART_ID)
 
 
-@functools.lru_cache(maxsize=1)
 def chart_css() -> str:
     """The chart's stylesheet, served from this site (the pages' CSP allows no inline style): pygal's
-    own rules for as many lines as a table can have, the same for every chart."""
-    most = max(engine.PLAYER_RANGE[1] for engine in ENGINES.values())
+    own rules for as many lines as a table can have (of any registered game), the same for every chart."""
+    return _chart_css(max(engine.PLAYER_RANGE[1] for engine in ENGINES.values()))
+
+
+@functools.lru_cache(maxsize=4)
+def _chart_css(most: int) -> str:
     names = {f"p{i}": [0, i] for i in range(most)}
     return _take_styles(_pygal_chart([1, 2], names, x_title="", y_title=""))
 

@@ -15,8 +15,8 @@ from flask_babel import format_decimal
 from flask_babel import gettext as _
 
 from .. import scoring
-from ..engine import ENGINES
 from ..engine.common import EngineError
+from ..games import ByGame
 from ..i18n import tr
 from ..models import Table
 from ..words import field_words
@@ -24,7 +24,7 @@ from ..words import field_words
 REMEMBERED = 50  # ~30 bytes each in the session cookie
 
 
-GAME_NAMES = {name: module.TITLE for name, module in ENGINES.items()}
+GAME_NAMES = ByGame(lambda module: module.TITLE)  # read from the registry when used
 
 
 def remembered() -> list[list]:

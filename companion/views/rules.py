@@ -8,11 +8,13 @@ Nothing here decides a rule: the examples are settled by the game's ``settle`` a
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, current_app, render_template, url_for
 from flask_babel import gettext as _
+from jinja2 import TemplateNotFound
 
 from .. import scoring
 from ..engine import ENGINES
+from ..games import ByGame
 from ..engine.cards import BIG_JOKER, SMALL_JOKER, SUIT_SYMBOLS, Card, CardError, RANK_NAMES, parse_cards
 from ..engine.errors import EngineError
 from ..engine.text import from_data
@@ -26,7 +28,7 @@ bp = Blueprint("rules", __name__)
 # Where each verdict is explained: code -> the anchor of its paragraph on the game's rules page.
 # A legal verdict ("ok") names the paragraph of the type of play it used.
 
-RULE_ANCHORS = {name: module.VERDICT_ANCHORS for name, module in ENGINES.items()}
+RULE_ANCHORS = ByGame(lambda module: module.VERDICT_ANCHORS)  # read from the registry when used
 TYPE_ANCHORS = {
     "single": "follow", "pair": "follow", "triple": "follow", "linked_pairs": "sequences",
     "linked_triples": "sequences", "straight": "sequences", "connected_pairs": "sequences", "510k": "510k",
@@ -141,13 +143,28 @@ def _worked(module, rules, names: list[str], stake) -> list[dict]:
     return out
 
 
+def _sections(game: str, sentences) -> list[tuple[str, str]]:
+    """The rules page's paragraphs for its contents, ``(anchor, title)``: all of them for a game with
+    its own ``games/<key>/rules_prose.html``; for the generic one, the plays and the paragraphs its
+    engine has sentences for (every switch's sentence is also under "House rules")."""
+    titles = [("deal", _("The deal")), ("plays", _("Plays")), ("follow", _("Following")), ("bombs", _("Bombs")),
+              ("end", _("End of a hand")), ("pay", _("Paying"))]
+    try:
+        current_app.jinja_env.get_template(f"games/{game}/rules_prose.html")  # loaded once, then cached
+        return titles
+    except TemplateNotFound:
+        anchors = {s.anchor for s in sentences} | {"plays"}
+        return [(anchor, title) for anchor, title in titles if anchor in anchors]
+
+
 def _render(module, rules, table: Table | None):
     names = table.player_names if table is not None else []
     stake = table.stake if table is not None else 1
     sentences = module.rule_sentences(rules)  # what this table's switch values mean, from the engine
     return render_template("rules.html", module=module, game=module.NAME, table=table, sentences=sentences,
                            switches=_switches(module, rules, sentences), examples=_examples(module, rules),
-                           worked=_worked(module, rules, names, stake), rules=rules)
+                           worked=_worked(module, rules, names, stake), rules=rules,
+                           rule_sections=_sections(module.NAME, sentences))
 
 
 @bp.get("/rules/<game>")

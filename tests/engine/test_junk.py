@@ -60,6 +60,9 @@ def test_settle_and_facts(game, facts, rules, stake):
     _only_engine_errors(game.validate_facts, facts, rules)
     _only_engine_errors(game.needed_facts, rules)
     _only_engine_errors(game.next_dealer, facts)
+    _only_engine_errors(game.describe_facts, rules)
+    _only_engine_errors(game.describe_facts, None, stake)  # anything as the player count
+    _only_engine_errors(lambda: game.describe_facts().phrases(facts, stake, rules))
 
 
 @SETTINGS

@@ -6,8 +6,10 @@ table's switches need, the teams and the next dealer.
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import lru_cache
 from typing import Mapping, NamedTuple
 
+from .. import described as d
 from ..cards import CardError, parse_cards
 from ..errors import FactsError, raise_all
 from ..text import N_, Text
@@ -323,6 +325,52 @@ def needed_facts(rules=None) -> tuple[str, ...]:
     """Facts beyond the usual record that this table's switches need: ``xi_bombs`` (per player, the
     sizes of hard 7- and 8-card bombs played) when 喜钱 (``bonus_xi_qian``) is on."""
     return ("xi_bombs",) if coerce_rules(rules).bonus_xi_qian else ()
+
+
+PLACES = (N_("1st out"), N_("2nd out"), N_("3rd out"), N_("4th out"))
+PLACE_WORDS = ("头游", "二游", "三游", "末游")  # the export's words for each place (the game's own)
+
+
+def describe_facts(rules=None, players: int | None = None) -> d.FactsDescription:
+    """The facts of a hand under ``rules``, in the order of the facts, with the bounds
+    :func:`validate` uses (points: multiples of 5 up to the 200 of the decks; 喜 bombs: 7 or 8).
+    Always four players; the same rules give the same (cached) description."""
+    return _describe(coerce_rules(rules).bonus_xi_qian)
+
+
+@lru_cache(maxsize=4)
+def _describe(xi_qian: bool) -> d.FactsDescription:
+    nobody = N_("Nobody")
+    fields = (
+        d.FactField("players", d.PLAYERS, N_("Players"), doc='names in seat order (4).'),
+        d.FactField("banker", d.PLAYER, N_("Banker"), help=N_("Suggested: the first player out of the previous hand."),
+                    widget="select", phrase=N_("banker"), doc='the banker.'),
+        d.FactField("partner", d.OPTIONAL_PLAYER, N_("Partner (holds the bright card's twin)"), keep_empty=True,
+                    widget="pills", none_label=nobody, phrase=N_("partner"), doc="the banker's partner, or null."),
+        d.FactField("shout", d.OPTIONAL_PLAYER, N_("Who shouted (plays alone, 1 against 3)?"), keep_empty=True,
+                    help=N_("If someone shouted, the partner and the captured points do not count; only who went "
+                            "out first matters."), widget="select", none_label=nobody, phrase=N_("shouted"),
+                    summary=N_("Shouted"), doc='who shouted, or null.'),
+        d.FactField("order", d.ORDERED_PLAYERS, N_("Finishing order"), missing=N_("Choose who went out first."),
+                    help=N_("Who went out first, second, third. If the hand ended early, stop where it ended."),
+                    places=PLACES[:PLAYERS], phrases=PLACE_WORDS, grouped=True, widget="select",
+                    summary=N_("Order out"), doc='who went out, first out first.'),
+        d.FactField("captured.*", d.PER_PLAYER_COUNT, N_("Points captured"), default=0, high=TOTAL_POINTS, step=5,
+                    chips=(0, 5, 10, 20, 50, 100), adds=True, widget="chips", grouped=True,
+                    group_label=N_("Points captured in tricks"), help=N_("5s count 5, 10s and Ks count 10: 200 in all."),
+                    phrase=N_("points captured: {points}"), doc='{name: points captured}.'),
+        d.FactField("last_hand_points", d.COUNT, N_("Points left in the last player's hand"), default=0,
+                    high=TOTAL_POINTS, step=5, widget="number", summary=N_("Left in the last hand"), doc="points left in the last player's hand."),
+        d.FactField("bright_card", d.CARD, N_("Bright card (optional, e.g. 7h)"), keep_empty=True, widget="text",
+                    max_length=8, summary=N_("Bright card"), doc='the bright card, optional.'),
+        d.FactField("xi_bombs.*", d.PER_PLAYER_SIZES, N_("Hard 7- or 8-card bombs played (喜), e.g. 7 8"),
+                    low=min(XI_SIZES), high=max(XI_SIZES), chips=tuple(XI_SIZES), needed=xi_qian,
+                    omit_empty=True, widget="sizes", max_length=60, grouped=True,
+                    group_label=N_("喜钱: hard 7- and 8-card bombs played"),
+                    help=N_("Each collects from every other player: 1 for a 7-card bomb, 2 for an 8-card bomb. "
+                            "Leave empty when none."), summary=N_("喜 bombs"), doc='{name: [sizes of hard 7- or 8-card bombs]} (喜钱).'),
+    )
+    return d.FactsDescription("dagong", "大冶打拱", fields, winners_phrase=N_("winning side"))
 
 
 def next_dealer(facts) -> str:

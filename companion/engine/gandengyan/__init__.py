@@ -20,7 +20,7 @@ from .answers import answers, kind_of
 from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
                      TYPES, beats, classify, describe)
-from .facts import MAX_NUMBER, facts_description, needed_facts, next_dealer, validate_facts
+from .facts import describe_facts, MAX_NUMBER, facts_description, needed_facts, next_dealer, validate_facts
 from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
@@ -35,7 +35,7 @@ def used_facts(facts, rules=None):
     return facts
 
 
-__all__ = ["NAME", "TITLE", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+__all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",

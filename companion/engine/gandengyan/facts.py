@@ -3,7 +3,9 @@ switches need, and the next dealer (§3.2)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
+from .. import described as d
 from ..cards import JOKERS_PER_DECK
 from ..errors import FactsError, raise_all
 from ..text import N_, NP_, Text
@@ -162,13 +164,64 @@ def most_jokers(n_decks: int) -> int:
 
 
 def facts_description(rules: Rules = None, players: int | None = None) -> dict:
-    """Bounds of a hand's facts under ``rules`` at a table of ``players``, for the faces (the hand
-    form's chips): ``jokers`` (the most a loser can hold), ``held_bomb_sizes``,
+    """Bounds of a hand's facts under ``rules`` at a table of ``players`` (the older, shorter form
+    of :func:`describe_facts`): ``jokers`` (the most a loser can hold), ``held_bomb_sizes``,
     ``played_bomb_sizes``, ``needed`` (the optional facts these rules use)."""
     rules = as_rules(rules)
     n = decks(rules, players)
     return {"jokers": most_jokers(n), "held_bomb_sizes": bomb_sizes(rules, n, False),
             "played_bomb_sizes": bomb_sizes(rules, n, True), "needed": tuple(needed_facts(rules))}
+
+
+CHIP_SIZES = 8  # the form offers bombs of up to 8 cards as chips (bigger ones are typed)
+
+
+def describe_facts(rules: Rules = None, players: int | None = None) -> d.FactsDescription:
+    """The facts of a hand under ``rules`` at a table of ``players`` (the dealer first, then as the
+    form asks for them), with the bounds :func:`validate_facts` uses (:func:`bomb_sizes`,
+    :func:`most_jokers`). The same rules and players give the same (cached) description."""
+    rules = as_rules(rules)
+    return _describe(rules, decks(rules, players))
+
+
+@lru_cache(maxsize=64)
+def _describe(rules: Rules, n: int) -> d.FactsDescription:
+    needed = needed_facts(rules)
+    held, played = bomb_sizes(rules, n, False), bomb_sizes(rules, n, True)
+    loser = {"skip": "winner"}
+    fields = (
+        d.FactField("players", d.PLAYERS, N_("Players"), doc='names in seat order (2 to 6).'),
+        d.FactField("dealer", d.OPTIONAL_PLAYER, N_("Dealer of this hand"),
+                    help=N_("Suggested: the winner of the previous hand."), widget="select",
+                    phrase=N_("dealer"), summary=N_("Dealer"), doc='the dealer of the hand.'),
+        d.FactField("winner", d.PLAYER, N_("Who went out first?"), missing=N_("Choose who went out first."),
+                    widget="pills", by_seat=True, phrase=N_("went out first"), summary=N_("Winner"), doc='who went out first.'),
+        d.FactField("losers.*.cards", d.PER_PLAYER_COUNT, N_("Cards left"), missing=N_("Enter a number."),
+                    low=1, high=MAX_NUMBER, chips=tuple(range(1, 10)), more=10, widget="chips",
+                    phrase=N_("cards left: {cards}"), **loser, doc='{name: {cards, jokers, twos?, held_bombs?, played?, dealer_only_opening?}}.'),
+        d.FactField("losers.*.jokers", d.PER_PLAYER_COUNT, N_("Jokers held"), default=0, high=most_jokers(n),
+                    chips=tuple(range(most_jokers(n) + 1)), widget="chips", phrase=N_("jokers held: {jokers}"),
+                    **loser),
+        d.FactField("losers.*.twos", d.PER_PLAYER_COUNT, N_("2s held"), default=0, high=4 * n,
+                    needed="twos" in needed, widget="number", **loser),
+        d.FactField("losers.*.held_bombs", d.PER_PLAYER_SIZES, N_("Bombs held (sizes, e.g. 4 5)"),
+                    low=rules.min_bomb, high=held[-1], chips=tuple(s for s in held if s <= CHIP_SIZES),
+                    needed="held_bombs" in needed, widget="sizes", max_length=60, aliases=("heldBombs",), **loser),
+        d.FactField("losers.*.played", d.PER_PLAYER_FLAG, N_("Never played a card"), default=True, invert=True,
+                    needed="played" in needed, name="never_played", widget="check", phrase=N_("never played"),
+                    aliases=("playedAny", "played_any"), **loser),
+        d.FactField("losers.*.dealer_only_opening", d.PER_PLAYER_FLAG, N_("Dealer: only the opening lead"),
+                    default=False, needed="dealer_only_opening" in needed, name="only_opening", widget="check",
+                    phrase=N_("only the opening lead"), aliases=("dealerOnlyOpening",), **loser),
+        d.FactField("bombs_played", d.SIZES, N_("Bombs played this hand (sizes, e.g. 4 4 5)"),
+                    help=N_("2 is the two jokers played together.") if 2 in played else None,
+                    low=played[0], high=played[-1], chips=tuple(s for s in played if s <= CHIP_SIZES),
+                    needed="bombs_played" in needed, widget="sizes", max_length=120, aliases=("bombsPlayed",),
+                    summary=N_("Bombs played"), doc='sizes of the bombs played.'),
+        d.FactField("tricks", d.COUNT, N_("Number of tricks played"), high=MAX_NUMBER, needed="tricks" in needed,
+                    widget="number", summary=N_("Tricks"), doc='tricks played.'),
+    )
+    return d.FactsDescription("gandengyan", "干瞪眼", fields)
 
 
 def _sizes(value, name: str, field: str, rules: Rules, n_decks: int, joker_bomb: bool) -> list:
