@@ -69,6 +69,7 @@ test-sqlite: $(VENV)/.dev translations
 guards: $(VENV)/.dev
 	$(BIN)/ruff check --quiet .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python scripts/import_cycles.py companion
 	@out="$$($(BIN)/radon cc --min D --show-complexity companion/engine)"; \
 	  if [ -n "$$out" ]; then echo "Engine functions worse than radon grade C:"; echo "$$out"; exit 1; \
 	  else echo "Complexity gate: every engine function is grade C or better."; fi

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from .. import access, sharing
 from ..models import Table
 from ..pagecache import fragments, render_block  # one cache of rendered parts per worker
-from .tables import load_table, page_number
+from .common import load_table, page_number
 
 bp = Blueprint("live", __name__)
 

@@ -11,7 +11,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from sqlalchemy import select
+
 from companion import access, scoring
+from companion.extensions import db
 from companion.models import Hand
 from e2e_helpers import ARTIFACTS
 
@@ -81,10 +84,9 @@ def table_with_a_hand(live_server):
 def stored_hands(live_server, public_id):
     with live_server.app.app_context():
         table = scoring.get_table(public_id)
-        hands = scoring.db.session.scalars(scoring.select(Hand).where(Hand.table_id == table.id)
-                                           .order_by(Hand.number)).all()
+        hands = db.session.scalars(select(Hand).where(Hand.table_id == table.id).order_by(Hand.number)).all()
         out = [(h.number, h.facts["winner"], h.revision) for h in hands]
-        scoring.db.session.remove()
+        db.session.remove()
         return out
 
 

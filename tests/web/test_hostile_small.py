@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion import review, scoring
+from companion.scoring import housekeeping
 from companion.extensions import db
 from companion.models import Person, Player, Table, utcnow
 
@@ -128,7 +129,7 @@ def test_a_request_purges_by_itself_now_and_then(app, client, ctx, gdy, monkeypa
     scoring.delete_table(gdy)
     _age(gdy, 11)
     gdy_id = gdy.id
-    monkeypatch.setattr(scoring, "_last_purge", [0.0])
+    monkeypatch.setattr(housekeeping, "_last_purge", [0.0])
     assert client.get("/").status_code == 200  # any request, not a lookup of that table
     db.session.expire_all()
     assert db.session.get(Table, gdy_id) is None

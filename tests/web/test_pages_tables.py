@@ -5,6 +5,7 @@ import pytest
 from sqlalchemy import select
 
 from companion import access, scoring
+from companion.scoring import undo as scoring_undo
 from companion.extensions import db
 from companion.models import Table
 
@@ -236,7 +237,7 @@ def test_undo_that_the_engine_refuses_changes_nothing(client, gdy, writer, monke
     def refuse(*args, **kwargs):
         raise FactsError("the rules changed")
 
-    monkeypatch.setattr(scoring, "_settle_points", refuse)
+    monkeypatch.setattr(scoring_undo, "_settle_points", refuse)  # the module of undo_last
     response = client.post(f"/t/{gdy.public_id}/undo", follow_redirects=True)
     assert response.status_code == 200 and "Could not undo" in text_of(response)
     assert snapshot() == before

@@ -6,7 +6,7 @@ from flask import Response, jsonify, request, stream_with_context
 from ... import review, scoring
 from ...schemas import (ExportAnswer, ImportAnswer, NewTableRequest, PlayersRequest, SummaryAnswer, TableAnswer,
                         UpdateTableRequest, with_token)
-from ..review import conditional, table_etag
+from ..conditional import conditional, table_etag
 from .common import (_device, _require_token, _scoring_call, _table_or_404, bp, errors, links,
                      writes)
 

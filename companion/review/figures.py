@@ -1,0 +1,129 @@
+"""The night's summary: final standings and the per-player figures, sums over the deltas and over
+the engine's stored tallies in ONE statement. Nothing here knows what a figure means."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+
+from sqlalchemy import case, desc, func, select
+
+from ..extensions import db
+from ..models import ACTIVE, Hand, HandDelta, HandTally, Player, Table
+from ..scoring.common import as_utc, engine_for
+from ..scoring.totals import points_and_money
+
+@dataclass
+class PlayerFigures:
+    player_id: int
+    name: str
+    seat: int
+    points: int = 0
+    money: Decimal = Decimal(0)
+    hands: int = 0
+    biggest_win: int | None = None  # the best single hand, None when the player never won points
+    biggest_loss: int | None = None  # the worst single hand (negative), None when never lost points
+    counts: dict = field(default_factory=dict)  # figure -> sum of the stored tallies (the engine's figures)
+
+    # The figures by the names the pages and the API have always used (a figure the game does not
+    # tally reads 0). Which hands count as what is the engine's decision, stored with each hand.
+    def _n(self, figure: str) -> int:
+        return self.counts.get(figure, 0)
+
+    @property
+    def won(self) -> int:
+        return self._n("won")
+
+    @property
+    def shut_out(self) -> int:
+        return self._n("shut_out")
+
+    @property
+    def jokers(self) -> int:
+        return self._n("jokers")
+
+    @property
+    def places(self) -> tuple:  # 头游, 二游, 三游, 末游
+        return tuple(self._n(f) for f in ("first_out", "second_out", "third_out", "last_out"))
+
+    @property
+    def arch_wins(self) -> dict:  # arch -> 2-against-2 hands won with it
+        return {f.removeprefix("arch_"): n for f, n in self.counts.items() if f.startswith("arch_")}
+
+    @property
+    def shouts_won(self) -> int:
+        return self._n("shouts_won")
+
+    @property
+    def shouts_lost(self) -> int:
+        return self._n("shouts_lost")
+
+    @property
+    def banker(self) -> int:
+        return self._n("banker")
+
+
+@dataclass
+class Summary:
+    table: Table
+    players: list[PlayerFigures]  # by standing, highest first
+    hands: int  # active hands
+    void: int
+    first_at: datetime | None
+    last_at: datetime | None
+    counts_shut_out: bool = False  # the table's rules count shut-outs (春天)
+    figures: tuple = ()  # the figures the table's game can tally under its rules, in the engine's order
+
+
+def _count(condition):
+    return func.sum(case((condition, 1), else_=0))
+
+
+def _tallies(table: Table, figures: tuple):
+    """Per player, the SUM of each stored tally figure over the active hands (one row per player).
+    The figures are the engine's; nothing here knows what they mean."""
+    cols = [func.sum(case((HandTally.figure == figure, HandTally.count), else_=0)).label(f"t{i}")
+            for i, figure in enumerate(figures)]
+    return (select(HandTally.player_id.label("player_id"), *cols)
+            .join(Hand, Hand.id == HandTally.hand_id)
+            .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+            .group_by(HandTally.player_id).subquery("review_tallies"))
+
+
+def summary(table: Table) -> Summary:
+    """Final standings and the per-player figures of the night, in ONE SQL statement (sums over the
+    deltas and over the stored tallies of the active hands), plus one for the money (points per
+    stake played) and one for the hand counts."""
+    module = engine_for(table.game)
+    figures = tuple(module.TALLIES)  # every figure is summed; the rules say which ones the page shows
+    shown = tuple(module.tally_figures(module.rules_from_dict(dict(table.rules or {}))))
+    deltas = (select(HandDelta.player_id.label("player_id"), func.sum(HandDelta.points).label("points"),
+                     func.count(HandDelta.id).label("hands"), func.max(HandDelta.points).label("best"),
+                     func.min(HandDelta.points).label("worst"))
+              .join(Hand, Hand.id == HandDelta.hand_id)
+              .where(Hand.table_id == table.id, Hand.status == ACTIVE)
+              .group_by(HandDelta.player_id).subquery("review_deltas"))
+    tallies = _tallies(table, figures)
+    points = func.coalesce(deltas.c.points, 0)
+    cols = [Player.id, Player.name, Player.seat, points.label("points"),
+            func.coalesce(deltas.c.hands, 0).label("hands"), deltas.c.best, deltas.c.worst]
+    query = (select(*cols, *[tallies.c[f"t{i}"] for i in range(len(figures))])
+             .outerjoin(deltas, deltas.c.player_id == Player.id)
+             .outerjoin(tallies, tallies.c.player_id == Player.id)
+             .where(Player.table_id == table.id).order_by(desc(points), Player.seat))
+    money = points_and_money(table)
+    players = []
+    for r in db.session.execute(query).mappings():
+        best, worst = r["best"], r["worst"]
+        players.append(PlayerFigures(
+            r["id"], r["name"], r["seat"], int(r["points"]), money.get(r["id"], (0, Decimal(0)))[1], int(r["hands"]),
+            int(best) if best is not None and best > 0 else None, int(worst) if worst is not None and worst < 0 else None,
+            {figure: int(r[f"t{i}"] or 0) for i, figure in enumerate(figures)}))
+    span = db.session.execute(
+        select(_count(Hand.status == ACTIVE), func.count(Hand.id),
+               func.min(Hand.created_at).filter(Hand.status == ACTIVE),
+               func.max(Hand.created_at).filter(Hand.status == ACTIVE))
+        .where(Hand.table_id == table.id)).one()
+    active = int(span[0] or 0)
+    return Summary(table, players, active, int(span[1] or 0) - active, as_utc(span[2]), as_utc(span[3]),
+                   "shut_out" in shown, shown)

@@ -1,0 +1,130 @@
+"""The running-totals chart as an accessible SVG drawn by pygal (no script, no inline style): the
+review chart page and a person's page draw it; its stylesheet is served by the review views."""
+from __future__ import annotations
+
+import functools
+import xml.etree.ElementTree as ET
+
+from markupsafe import Markup
+
+from ..engine import ENGINES
+
+# Okabe–Ito: distinguishable with every common colour-vision deficiency; each line also gets its own dash.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+DASHES = ("", "8,4", "2,3", "10,3,2,3", "4,4", "12,2,2,2")
+
+
+CHART_ID = "running-totals"
+
+
+def whole_ticks(values: list[int], most: int = 8) -> list[int]:
+    """Points are whole numbers: at most ``most`` + 1 ticks, a round step apart (1, 2, 5, 10, 20 …),
+    covering every value and 0 (pygal's own choice shows 0.2, 0.4 … on a small range)."""
+    low, high = min(values + [0]), max(values + [0])
+    scale, step = 1, 1
+    while (high - low) / step > most:
+        step = next((f * scale for f in (2, 5, 10) if (high - low) / (f * scale) <= most), 10 * scale)
+        scale *= 10
+    start = (low // step) * step
+    return list(range(start, -(-high // step) * step + 1, step))
+
+
+def _pygal_chart(numbers: list[int], series: dict[str, list[int]], *, x_title: str, y_title: str) -> ET.Element:
+    """pygal's drawing of the running totals, parsed (its own ``<style>`` still inside)."""
+    import pygal
+    from pygal.style import Style
+
+    style = Style(colors=PALETTE, background="#ffffff", plot_background="#ffffff", foreground="#1a1a1a",
+                  foreground_strong="#1a1a1a", foreground_subtle="#8a9096", opacity="1", opacity_hover="1",
+                  font_family='system-ui, "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif',
+                  label_font_size=12, major_label_font_size=12, legend_font_size=15, title_font_size=15,
+                  stroke_width=3)
+    columns = 2 if len(series) > 3 else len(series) or 1
+    chart = pygal.Line(width=360, height=300 + 22 * -(-len(series) // columns), style=style, js=[],
+                       legend_at_bottom=True, legend_at_bottom_columns=columns, truncate_legend=14,
+                       show_dots=len(numbers) <= 30, dots_size=3, x_title=x_title, y_title=y_title,
+                       show_minor_x_labels=False, x_labels_major_count=6, truncate_label=-1,
+                       margin=8, margin_bottom=20, spacing=8, disable_xml_declaration=True, no_prefix=False)
+    chart.x_labels = [str(n) for n in numbers]
+    chart.y_labels = whole_ticks([v for values in series.values() for v in values])
+    for i, (name, values) in enumerate(series.items()):
+        dash = DASHES[i % len(DASHES)]
+        chart.add(name, values, stroke_style={"width": 3, "dasharray": dash} if dash else {"width": 3})
+    return ET.fromstring(chart.render(is_unicode=True))
+
+
+_NS = "{http://www.w3.org/2000/svg}"
+
+
+def _take_styles(root: ET.Element) -> str:
+    """Remove pygal's ``<style>`` elements and return their CSS, its selectors on :data:`CHART_ID`."""
+    css = []
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag == f"{_NS}style":
+                css.append(child.text or "")
+                parent.remove(child)
+    return "".join(css).replace("#" + root.get("id", "chart"), "#" + CHART_ID)
+
+
+def chart_css() -> str:
+    """The chart's stylesheet, served from this site (the pages' CSP allows no inline style): pygal's
+    own rules for as many lines as a table can have (of any registered game), the same for every chart."""
+    return _chart_css(max(engine.PLAYER_RANGE[1] for engine in ENGINES.values()))
+
+
+@functools.lru_cache(maxsize=4)
+def _chart_css(most: int) -> str:
+    names = {f"p{i}": [0, i] for i in range(most)}
+    return _take_styles(_pygal_chart([1, 2], names, x_title="", y_title=""))
+
+
+def running_totals_svg(numbers: list[int], series: dict[str, list[int]], *, title: str, desc: str,
+                       x_title: str, y_title: str) -> Markup:
+    """The running totals as an accessible SVG drawn by pygal: one line per player (colour-blind-safe
+    colours and a dash of its own), names in the legend, ``<title>`` and ``<desc>``; no script, no
+    inline style (the CSS is :func:`chart_css`, a stylesheet of this site)."""
+    root = _pygal_chart(numbers, series, x_title=x_title, y_title=y_title)
+    ns = _NS
+    _take_styles(root)
+    # pygal's tooltip script, its tooltip group and its per-point <title>/<desc> are for its
+    # JavaScript, which we do not use: drop them, and give the chart one title and one description.
+    for parent in list(root.iter()):
+        for child in list(parent):
+            if child.tag in (f"{ns}script", f"{ns}title", f"{ns}desc") or child.get("style") is not None:
+                parent.remove(child)
+    _legend_lines(root, ns)
+    root.set("id", CHART_ID)
+    chart_id = CHART_ID
+    title_el = ET.Element(f"{ns}title", {"id": f"{chart_id}-title"})
+    title_el.text = title
+    desc_el = ET.Element(f"{ns}desc", {"id": f"{chart_id}-desc"})
+    desc_el.text = desc
+    root.insert(0, desc_el)
+    root.insert(0, title_el)
+    root.set("role", "img")
+    root.set("aria-labelledby", f"{chart_id}-title {chart_id}-desc")
+    root.set("class", (root.get("class", "") + " running-totals").strip())
+    ET.register_namespace("", "http://www.w3.org/2000/svg")
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    return Markup(ET.tostring(root, encoding="unicode"))
+
+
+def _legend_lines(root, ns: str) -> None:
+    """pygal's legend shows a coloured square: draw a short stretch of the line instead, with its dash,
+    so that the legend tells the lines apart without colour too."""
+    for group in root.iter(f"{ns}g"):
+        if "legend" not in (group.get("class") or "").split():
+            continue
+        for i, rect in enumerate(list(group)):
+            if rect.tag != f"{ns}rect":
+                continue
+            serie = (group.get("id") or "").rpartition("-")[2]
+            dash = DASHES[int(serie) % len(DASHES)] if serie.isdigit() else ""
+            x, y = float(rect.get("x", 0)), float(rect.get("y", 0)) + float(rect.get("height", 12)) / 2
+            attrs = {"d": f"M{x - 8:.1f} {y:.1f} h22", "class": rect.get("class", "").replace(" reactive", ""),
+                     "fill": "none", "stroke-width": "3"}
+            if dash:
+                attrs["stroke-dasharray"] = dash
+            group.remove(rect)
+            group.insert(i, ET.Element(f"{ns}path", attrs))
