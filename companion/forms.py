@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, SelectField, StringField, TextAreaField
@@ -86,17 +87,17 @@ def _new_table_class_of(game: str, module) -> type:
                                            render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX})
     for key, switch in module.SWITCHES.items():
         if switch.kind in ("int", "number"):
-            attrs[f"rule_{key}"] = StringField(switch_label(key), render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
+            attrs[f"rule_{key}"] = StringField(LazyString(switch_label, key), render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
                                                                "autocomplete": "off", "maxlength": 12})
         else:
             choices = [("", _l("(as the preset says)"))]
             values = {}
             for choice in switch.choices:
                 label = str(choice).lower() if isinstance(choice, bool) else str(choice)
-                choices.append((label, value_label(key, choice)))
+                choices.append((label, LazyString(value_label, key, choice)))  # the class outlives a language
                 values[label] = choice
             attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
-            attrs[f"rule_{key}"] = SelectField(switch_label(key), choices=_c(choices), default="")
+            attrs[f"rule_{key}"] = SelectField(LazyString(switch_label, key), choices=_c(choices), default="")
     return type(f"NewTableForm_{game}", (NewTableForm,), attrs)
 
 

@@ -837,8 +837,12 @@ def test_engine_imports_nothing_from_flask_or_the_database():
             if isinstance(node, ast.Import):
                 modules.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom):
-                modules.add("." * node.level + (node.module or ""))
-    shared = {"..text", "..errors", "..switches", "..results", "..money", "..cards", "..answering", "..sentences"}
+                if node.module:
+                    modules.add("." * node.level + node.module)
+                else:  # from .. import described
+                    modules.update("." * node.level + alias.name for alias in node.names)
+    shared = {"..text", "..errors", "..switches", "..results", "..money", "..cards", "..answering", "..sentences",
+              "..described"}
     own = {".rules", ".combos", ".check", ".facts", ".settle", ".answers", ".about", ".sentences"}
     stdlib = {"__future__", "bisect", "dataclasses", "math", "collections", "collections.abc", "decimal", "functools",
               "typing"}

@@ -1,5 +1,6 @@
 """Issue 10, item 5: Korean particles, Arabic isolates and arrows, and the page-wide check that
 no message is left untranslated (switched on after the catalog pass)."""
+import html
 import re
 
 import pytest
@@ -107,3 +108,23 @@ def test_every_page_is_fully_translated(client, app, lang):
         if found:
             left[path] = sorted(set(found))
     assert left == {}
+
+
+@pytest.mark.parametrize("game", ["gandengyan", "dagong"])
+def test_the_new_table_form_speaks_each_phones_language_in_turn(app, client, game):
+    """The open-a-table form's class is made once per game: its switch labels and choices must still
+    be said in the language of each request (an English phone first, then a Chinese one)."""
+    from companion.engine import ENGINES
+    from companion.words import switch_label, value_label
+
+    module = ENGINES[game]
+    client.get(f"/new/{game}?lang=en")
+    zh = html.unescape(client.get(f"/new/{game}?lang=zh").get_data(as_text=True))
+    en = html.unescape(client.get(f"/new/{game}?lang=en").get_data(as_text=True))
+    for key, switch in module.SWITCHES.items():
+        with app.test_request_context("/?lang=zh"):
+            said = [switch_label(key)] + [str(value_label(key, c)) for c in getattr(switch, "choices", ()) or ()]
+        with app.test_request_context("/?lang=en"):
+            english = switch_label(key)
+        assert all(words in zh for words in said), key
+        assert english in en and (english == said[0] or english not in zh), key
