@@ -24,6 +24,13 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# Parallel runs (make test: pytest-xdist with --dist loadfile): the longest units start first, so that
+# no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
+# first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
+# each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/e2e/")
+SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
+
 TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets", "people")
 _pg_ready = False
 
@@ -40,15 +47,36 @@ def pytest_configure(config):
         os.environ["DATABASE_URL"] = own_pg_database(database_url(""), worker)
 
 
+def _rank(item) -> int:
+    return next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)), len(FIRST))
+
+
 def pytest_collection_modifyitems(config, items):
     """Every test that uses the database (``app`` or ``live_server``) is marked ``db`` for make
-    test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright."""
+    test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright. The
+    longest files come first (FIRST; a stable sort: each file's tests stay together, in order)."""
+    items.sort(key=_rank)
     for item in items:
         names = getattr(item, "fixturenames", ())
         if {"page", "browser", "browser_type", "browser_context_args", "context"} & set(names):
             item.add_marker(pytest.mark.browser)
         elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, in the order of the collection (FIRST), with the tests of SPREAD one by one."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in SPREAD else path
+
+    config.option.loadscopereorder = False
+    return FileScheduling(config, log)
 
 
 def fresh_database(app) -> None:
