@@ -159,10 +159,12 @@ def new_app(**config):
 
 
 def shared_app(**config):
-    """The application of this configuration, made once per worker and lent to one test at a time
+    """The application of this configuration (and of the games registered now), made once per worker and lent to one test at a time
     (making one costs ~0.1 s of CPU, mostly routing and the OpenAPI document: ~3 minutes over a
     run). ``give_back`` puts its configuration and extensions back as they were made."""
-    key = tuple(sorted(config.items()))
+    from companion.engine import ENGINES
+
+    key = (tuple(sorted(config.items())), tuple(ENGINES))  # a game registered by a test: an app of its own
     if key not in _apps:
         app = new_app(**config)
         _apps[key] = (app, dict(app.config), dict(app.extensions))
