@@ -48,21 +48,26 @@ system-deps:
 	@bash scripts/system_deps.sh
 
 # The suite runs in parallel (pytest-xdist, JOBS workers, default one per core; JOBS=0 runs it in
-# one process). Every worker has its own temporary folder, SQLite files and PostgreSQL database,
-# and every server binds a free port; a file's tests stay on one worker (module fixtures are made once).
-# Tests that stop the PostgreSQL server itself (marked serial) run alone after the parallel run. The fuzz keeps its full size unless FUZZ_REQUESTS is set.
-# Each run ends with its ten slowest tests and its wall time.
+# one process). Every worker has its own temporary folder, SQLite file and PostgreSQL database, and
+# every server binds a free port; a file's tests stay on one worker (module fixtures are made once),
+# the longest files start first (tests/conftest.py: FIRST, SPREAD). Tests that stop the PostgreSQL
+# server itself (marked serial) run alone after the parallel run. The fuzz keeps its full size
+# unless FUZZ_REQUESTS is set. Each run prints its ten slowest tests and its wall time; make test
+# ends with the ten slowest of both runs and the total.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -q --durations=10 -n $(JOBS) --dist loadfile
+DURATIONS := .test-durations
 
 test: system-deps $(VENV)/.dev translations guards
-	@start=$$(date +%s); $(PYTEST) || exit $$?; \
-	  echo "SQLite run (with the browser tests): $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
-	$(MAKE) --no-print-directory test-pg
+	@rm -f $(DURATIONS); start=$$(date +%s); \
+	  TEST_DURATIONS=$(CURDIR)/$(DURATIONS) $(MAKE) --no-print-directory test-sqlite \
+	  && TEST_DURATIONS=$(CURDIR)/$(DURATIONS) $(MAKE) --no-print-directory test-pg; rc=$$?; \
+	  echo "The ten slowest tests of make test (SQLite and PostgreSQL runs):"; sort -rn $(DURATIONS) | head -10; \
+	  echo "make test: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"; exit $$rc
 
 test-sqlite: $(VENV)/.dev translations
 	@start=$$(date +%s); $(PYTEST) || exit $$?; \
-	  echo "SQLite run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
+	  echo "SQLite run (with the browser tests): $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 # Guards that keep the house tidy: lint, the layer contracts (.importlinter) and a complexity
 # gate on the engine (no function worse than radon grade C).

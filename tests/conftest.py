@@ -1,16 +1,22 @@
-"""Shared fixtures. Engine tests need none of these; web tests get a fresh database per test.
+"""Shared fixtures. Engine tests need none of these; web tests get an empty database per test.
 
-* ``app``: the application over a fresh database — a temporary SQLite file, or the PostgreSQL
-  server in ``DATABASE_URL`` (``make test-pg``), emptied before every test. CSRF is off for the
-  test client (``client``); ``runner`` is the CLI runner.
-* ``live_server``: a real threaded werkzeug server on 127.0.0.1 (a free port) over its own fresh
+* ``app``: the application over an empty database — this worker's SQLite file, or its database on
+  the PostgreSQL server of ``DATABASE_URL`` (``make test-pg``), emptied before every test (the
+  schema is made once per worker). CSRF is off for the test client (``client``); ``runner`` is the
+  CLI runner. The application object itself is made once per worker and configuration and lent to
+  each test in turn: its configuration and extensions are put back afterwards, its connections closed.
+  ``app_maker(**config)`` makes new ones over the same database.
+* ``live_server``: a real threaded werkzeug server on 127.0.0.1 (a free port) over the same
   database, CSRF ON. It is a ``str`` (the base URL) with ``.app`` for looking at the database.
 
 Parallel runs (pytest-xdist, ``make test``): every worker has its own temporary folder (so its own
 SQLite files) and, on PostgreSQL, its own database (``<db>_gw0``, ``<db>_gw1`` …) made at start-up
 on the cluster of ``DATABASE_URL``; servers always bind a free port.
 """
+import atexit
 import os
+import shutil
+import tempfile
 import threading
 
 import pytest
@@ -24,14 +30,27 @@ settings.register_profile("default", deadline=None, suppress_health_check=[Healt
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-TABLES = ("hand_events", "hand_deltas", "hands", "players", "tables", "rate_buckets", "people")
-_pg_ready = False
+# Parallel runs (make test: pytest-xdist with --dist loadfile): the longest units start first, so that
+# no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
+# first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
+# each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/e2e/")
+SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
+
+_durations = None      # the file of TEST_DURATIONS
+_folder = None         # this worker's SQLite folder
+_engine = None         # for emptying this worker's database
+_schema_ready = False  # that database has the models' schema
+_apps: dict = {}       # this worker's applications, one per configuration: {config: (app, its config, extensions)}
 
 
 def pytest_configure(config):
     """Under xdist on PostgreSQL each worker gets a database of its own: TRUNCATE and the migration
     test's DROP in one worker never touch another's tables."""
+    global _durations
     worker = getattr(config, "workerinput", {}).get("workerid")
+    if not worker and os.environ.get("TEST_DURATIONS"):
+        _durations = open(os.environ["TEST_DURATIONS"], "a", encoding="utf-8")
     url = os.environ.get("DATABASE_URL", "")
     if worker and url.startswith("postgres"):
         from companion.config import database_url
@@ -40,9 +59,24 @@ def pytest_configure(config):
         os.environ["DATABASE_URL"] = own_pg_database(database_url(""), worker)
 
 
+def pytest_runtest_logreport(report):
+    """With TEST_DURATIONS set (make test), every phase of every test adds a line to that file:
+    make test prints the ten slowest of both runs (SQLite and PostgreSQL) at the very end."""
+    if _durations is not None and report.duration >= 0.005:
+        where = "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+        _durations.write(f"{report.duration:8.2f}s {report.when:8} {report.nodeid} ({where} run)\n")
+        _durations.flush()
+
+
+def _rank(item) -> int:
+    return next((i for i, prefix in enumerate(FIRST) if item.nodeid.startswith(prefix)), len(FIRST))
+
+
 def pytest_collection_modifyitems(config, items):
     """Every test that uses the database (``app`` or ``live_server``) is marked ``db`` for make
-    test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright."""
+    test-pg, except browser tests (``page``), which run once, on SQLite, with Playwright. The
+    longest files come first (FIRST; a stable sort: each file's tests stay together, in order)."""
+    items.sort(key=_rank)
     for item in items:
         names = getattr(item, "fixturenames", ())
         if {"page", "browser", "browser_type", "browser_context_args", "context"} & set(names):
@@ -51,53 +85,105 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.db)
 
 
-def fresh_database(app) -> None:
-    """An empty schema: create_all on a new SQLite file; on PostgreSQL, the schema once per
-    session (dropping whatever was there) and then TRUNCATE before every test."""
-    global _pg_ready
-    from sqlalchemy import text
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadfile, in the order of the collection (FIRST), with the tests of SPREAD one by one."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path in SPREAD else path
+
+    config.option.loadscopereorder = False
+    return FileScheduling(config, log)
+
+
+def database_url() -> str:
+    """This worker's test database: a SQLite file in a folder of its own, or its PostgreSQL database."""
+    global _folder
+    if os.environ.get("DATABASE_URL"):
+        from companion.config import database_url as configured
+
+        return configured("")
+    if _folder is None:
+        _folder = tempfile.mkdtemp(prefix="ctc-tests-")
+        atexit.register(shutil.rmtree, _folder, True)
+    return f"sqlite:///{_folder}/test.sqlite3"
+
+
+def empty_database() -> None:
+    """The models' schema with no rows: made (dropping whatever was there) once per worker and
+    again after a test that rebuilt it; otherwise every table emptied (PostgreSQL: TRUNCATE,
+    numbering restarted; SQLite: DELETE, which restarts the numbering of an empty table)."""
+    global _schema_ready, _engine
+    from sqlalchemy import create_engine, text
 
     from companion.extensions import db
 
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            db.create_all()
-            return
-        if not _pg_ready:
-            with db.engine.begin() as conn:
-                conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-            db.drop_all()
-            db.create_all()
-            _pg_ready = True
+    if _engine is None:
+        _engine = create_engine(database_url())
+    tables = db.metadata.sorted_tables
+    with _engine.begin() as conn:
+        if not _schema_ready:
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.metadata.drop_all(conn)
+            db.metadata.create_all(conn)
+        elif conn.dialect.name == "sqlite":
+            for table in reversed(tables):
+                conn.execute(table.delete())
         else:
-            with db.engine.begin() as conn:
-                conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+            conn.execute(text(f"TRUNCATE {', '.join(t.name for t in tables)} RESTART IDENTITY CASCADE"))
+    _engine.dispose()
+    _schema_ready = True
 
 
-def forget_pg_schema() -> None:
-    """Tests that rebuild the schema themselves (the migration test) call this afterwards."""
-    global _pg_ready
-    _pg_ready = False
+def forget_schema() -> None:
+    """Tests that rebuild the schema themselves (the migration tests) call this afterwards."""
+    global _schema_ready
+    _schema_ready = False
 
 
-def make_app(tmp_path, **config):
+def new_app(**config):
+    """A new application over this worker's test database (left as it is)."""
     from companion import create_app
 
-    from companion.config import database_url
-
-    url = database_url(str(tmp_path)) if os.environ.get("DATABASE_URL") else f"sqlite:///{tmp_path}/test.sqlite3"
-    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False,
+    settings = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(), "WTF_CSRF_ENABLED": False,
                 "RATELIMIT_ENABLED": False,
                 # no housekeeping purge in the middle of a test (statement counts stay exact);
                 # tests/web/test_hostile_small.py turns it on where it is the subject
                 "PURGE_EVERY_SECONDS": 10 ** 9}
     settings.update(config)
-    app = create_app(settings)
-    fresh_database(app)
-    return app
+    return create_app(settings)
+
+
+def shared_app(**config):
+    """The application of this configuration (and of the games registered now), made once per worker and lent to one test at a time
+    (making one costs ~0.1 s of CPU, mostly routing and the OpenAPI document: ~3 minutes over a
+    run). ``give_back`` puts its configuration and extensions back as they were made."""
+    from companion.engine import ENGINES
+
+    key = (tuple(sorted(config.items())), tuple(ENGINES))  # a game registered by a test: an app of its own
+    if key not in _apps:
+        app = new_app(**config)
+        _apps[key] = (app, dict(app.config), dict(app.extensions))
+    return _apps[key][0]
+
+
+def give_back(app) -> None:
+    close_app(app)
+    for made, config, extensions in _apps.values():
+        if made is app:
+            app.config.clear()
+            app.config.update(config)
+            app.extensions.clear()
+            app.extensions.update(extensions)
+            app.extensions.get("ratelimit_over", {}).clear()
 
 
 def close_app(app) -> None:
+    """Its session removed and its connections closed (nothing held between tests)."""
     from companion.extensions import db
 
     with app.app_context():
@@ -106,20 +192,33 @@ def close_app(app) -> None:
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
-    yield app
-    close_app(app)
+def database():
+    """This worker's test database, emptied for the test."""
+    empty_database()
+    return database_url()
 
 
 @pytest.fixture
-def app_maker(tmp_path):
-    """``app_maker(**config)``: more apps over the same database as ``app`` would use (like
-    several workers), each closed afterwards."""
+def app(database, request):
+    """The worker's shared application; a new one for a test marked ``own_app`` (it adds routes)."""
+    if request.node.get_closest_marker("own_app"):
+        app = new_app()
+        yield app
+        close_app(app)
+        return
+    app = shared_app()
+    yield app
+    give_back(app)
+
+
+@pytest.fixture
+def app_maker(database):
+    """``app_maker(**config)``: more apps over the same database as ``app`` (like several workers),
+    each new, closed afterwards."""
     made = []
 
     def make(**config):
-        made.append(make_app(tmp_path, **config))
+        made.append(new_app(**config))
         return made[-1]
 
     yield make
@@ -129,10 +228,10 @@ def app_maker(tmp_path):
 
 @pytest.fixture
 def schema_rebuilt():
-    """For tests that drop and rebuild the schema themselves (the migration test): afterwards the
-    next test on PostgreSQL starts from a fresh create_all again."""
+    """For tests that drop and rebuild the schema themselves (the migration tests): afterwards the
+    next test starts from a fresh create_all again."""
     yield
-    forget_pg_schema()
+    forget_schema()
 
 
 @pytest.fixture
@@ -152,10 +251,10 @@ class LiveServer(str):
 
 
 @pytest.fixture
-def live_server(tmp_path):
+def live_server(database):
     from werkzeug.serving import make_server
 
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    app = shared_app(WTF_CSRF_ENABLED=True, TESTING=False)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -164,4 +263,4 @@ def live_server(tmp_path):
     yield url
     server.shutdown()
     thread.join(5)
-    close_app(app)
+    give_back(app)

@@ -6,6 +6,7 @@ plain-HTTP name of the local network (``table.lan``, mapped to loopback by Chrom
 ``--host-resolver-rules``), where only the outbox (IndexedDB) is there."""
 import json
 import time
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -88,6 +89,21 @@ def stored_hands(live_server, public_id):
         out = [(h.number, h.facts["winner"], h.revision) for h in hands]
         db.session.remove()
         return out
+
+
+@contextmanager
+def joined_phone(browser, browser_context_args, live_server, query=""):
+    """A table with one hand and a new phone whose page joined it by the record link (``query``,
+    e.g. ``?lang=zh``, goes before the key): yields (public_id, phone, page); the phone is closed after."""
+    public_id, token = table_with_a_hand(live_server)
+    phone = browser.new_context(**browser_context_args)
+    try:
+        page = phone.new_page()
+        page.goto(f"{live_server}/t/{public_id}{query}#key={token}")
+        expect(page.locator("#record")).to_be_visible()
+        yield public_id, phone, page
+    finally:
+        phone.close()
 
 
 @pytest.fixture(params=["secure", "lan"])
@@ -182,12 +198,7 @@ def test_two_phones_offline_every_hand_once_in_order_and_the_conflict(origin, br
 def test_an_error_answer_keeps_the_form_with_the_reason(browser, browser_context_args, live_server):
     """The share link was reset while the form was open: the form stays as typed, the reason
     next to Save; nothing goes into the outbox (the person is there to act on it)."""
-    public_id, token = table_with_a_hand(live_server)
-    phone = browser.new_context(**browser_context_args)
-    try:
-        page = phone.new_page()
-        page.goto(f"{live_server}/t/{public_id}#key={token}")
-        expect(page.locator("#record")).to_be_visible()
+    with joined_phone(browser, browser_context_args, live_server) as (public_id, phone, page):
         page.goto(f"{live_server}/t/{public_id}/record")
         fill_hand(page, "Cy", {0: 3, 1: 2})
         with live_server.app.app_context():
@@ -196,17 +207,10 @@ def test_an_error_answer_keeps_the_form_with_the_reason(browser, browser_context
         expect(page.locator(".outbox-note.error")).to_contain_text("share link was reset")
         expect(page.locator("#winner-field input[data-name='Cy']")).to_be_checked()
         assert outbox(page) == []
-    finally:
-        phone.close()
 
 
 def test_a_5xx_answer_keeps_the_hand_in_the_outbox_and_it_goes_later(browser, browser_context_args, live_server):
-    public_id, token = table_with_a_hand(live_server)
-    phone = browser.new_context(**browser_context_args)
-    try:
-        page = phone.new_page()
-        page.goto(f"{live_server}/t/{public_id}#key={token}")
-        expect(page.locator("#record")).to_be_visible()
+    with joined_phone(browser, browser_context_args, live_server) as (public_id, phone, page):
         page.goto(f"{live_server}/t/{public_id}/record")
         fill_hand(page, "Bo", {0: 1, 2: 1})
         page.route("**/record", lambda route: route.fulfill(status=503, body="<main><p role=alert>Busy</p></main>",
@@ -222,8 +226,6 @@ def test_a_5xx_answer_keeps_the_hand_in_the_outbox_and_it_goes_later(browser, br
         wait_until(page, "window.ctcOutbox.all().then(i => i.length === 0)", 30)
         expect(page.locator("#hand-2")).to_be_visible(timeout=10000)
         assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann"), (2, "Bo")]
-    finally:
-        phone.close()
 
 
 def test_the_manifest_passes_chromiums_installability_check(browser_type, browser_type_launch_args,
@@ -250,12 +252,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
     was reset meanwhile): kept, with the server's reason, to correct or discard. Screenshots in
     tests/e2e/artifacts/offline-*-<lang>.png."""
     ARTIFACTS.mkdir(exist_ok=True)
-    public_id, token = table_with_a_hand(live_server)
-    phone = browser.new_context(**browser_context_args)
-    try:
-        page = phone.new_page()
-        page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={token}")
-        expect(page.locator("#record")).to_be_visible()
+    with joined_phone(browser, browser_context_args, live_server, f"?lang={lang}") as (public_id, phone, page):
         wait_for_service_worker(page)
         page.goto(f"{live_server}/t/{public_id}/record")
         phone.set_offline(True)
@@ -286,19 +283,12 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         page.on("dialog", lambda d: d.accept())
         refused.locator(".outbox-discard").click()  # discarded on purpose, never silently
         expect(page.locator("#outbox")).to_be_hidden()
-    finally:
-        phone.close()
 
 
 def test_online_a_void_and_its_undo_show_their_messages(browser, browser_context_args, live_server):
     """Online the script's fetch is invisible: the page the server names opens, with its message."""
-    public_id, token = table_with_a_hand(live_server)
-    phone = browser.new_context(**browser_context_args)
-    try:
-        page = phone.new_page()
+    with joined_phone(browser, browser_context_args, live_server) as (public_id, phone, page):
         page.on("dialog", lambda d: d.accept())
-        page.goto(f"{live_server}/t/{public_id}#key={token}")
-        expect(page.locator("#record")).to_be_visible()
         page.goto(f"{live_server}/t/{public_id}/hands/1")
         page.click("#void")
         expect(page.locator(".flash")).to_contain_text("Hand 1 is void")
@@ -308,5 +298,3 @@ def test_online_a_void_and_its_undo_show_their_messages(browser, browser_context
         expect(page.locator(".flash")).to_contain_text("Undone")
         assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann")]
         assert outbox(page) == []
-    finally:
-        phone.close()

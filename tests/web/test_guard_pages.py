@@ -62,6 +62,7 @@ def test_names_are_nfkc_normalised_so_lookalikes_are_one_player(ctx):
     assert caught.value.code == "duplicate_player"
 
 
+@pytest.mark.own_app  # it adds two routes
 def test_an_error_after_a_commit_never_says_nothing_was_saved(app, gdy, client):
     """A failure after the hand was committed (here: the settlement page's rendering) says the
     change was saved and to reload; the same failure before any commit says nothing was saved."""

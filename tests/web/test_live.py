@@ -3,10 +3,9 @@ import re
 from html import unescape
 
 import pytest
-from sqlalchemy import event
 
 from companion import access, scoring, sharing
-from companion.extensions import db
+from web_helpers import statements_during
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 
@@ -26,23 +25,6 @@ def table(app):
 def record(app, public_id, request_id, **kw):
     with app.app_context():
         scoring.record_hand(scoring.get_table(public_id), facts(**kw), request_id=request_id)
-
-
-def statements_during(app, fn):
-    """The SQL statements the database saw while fn() ran."""
-    seen = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(conn, cursor, statement, *args):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        result = fn()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return result, seen
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,10 +1,8 @@
 """The table page does not grow with the table (issue 22): a fixed number of SQL statements at any
 number of hands (one page of hands, one aggregate per figure), and the parts that change only with
 the table — the live block, the house rules — are cached per table revision, so a change shows at once."""
-from sqlalchemy import event
-
 from companion import access, scoring
-from companion.extensions import db
+from web_helpers import statements_during
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -13,22 +11,6 @@ def facts(i):
     winner = PLAYERS[i % 4]
     return {"winner": winner, "losers": {p: {"cards": 1 + (i + k) % 7, "jokers": 0}
                                          for k, p in enumerate(PLAYERS) if p != winner}}
-
-
-def statements(app, call):
-    seen = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(conn, cursor, statement, *rest):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        response = call()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return response, len(seen)
 
 
 def grow(app, public_id, start, stop):
@@ -46,10 +28,10 @@ def test_the_page_costs_the_same_statements_at_30_and_at_120_hands(app, client):
     counts = {}
     for start, stop in ((0, 30), (30, 120)):
         grow(app, public_id, start, stop)
-        cold, cold_count = statements(app, lambda: client.get(f"/t/{public_id}"))  # a new revision: rendered
-        warm, warm_count = statements(app, lambda: client.get(f"/t/{public_id}"))  # cached
+        cold, cold_seen = statements_during(app, lambda: client.get(f"/t/{public_id}"))  # a new revision: rendered
+        warm, warm_seen = statements_during(app, lambda: client.get(f"/t/{public_id}"))  # cached
         assert cold.status_code == warm.status_code == 200
-        counts[stop] = (cold_count, warm_count)
+        counts[stop] = (len(cold_seen), len(warm_seen))
     assert counts[30] == counts[120], counts
     assert counts[120][1] == 1, counts  # the table itself; everything else comes from the caches
 

@@ -2,7 +2,7 @@
 import re
 from html import unescape
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from companion.extensions import db
 from companion.models import Hand, HandDelta, HandEvent, Player, Table
@@ -32,6 +32,23 @@ def hidden(response, name: str) -> str:
     match = re.search(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', html) or \
         re.search(rf'<input[^>]*value="([^"]*)"[^>]*name="{name}"', html)
     return unescape(match.group(1)) if match else ""
+
+
+def statements_during(app, call):
+    """(call()'s result, the SQL statements the database of ``app`` saw while call() ran)."""
+    seen = []
+    with app.app_context():
+        engine = db.engine
+
+    def count(conn, cursor, statement, *rest):
+        seen.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        result = call()
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return result, seen
 
 
 def counts() -> dict:
