@@ -1,6 +1,6 @@
 """flask commands: ``check``, ``answers``, ``settle``, ``players``, ``demo``. Every rule decision is the engine's.
 
-The CLI reads its input with the same schemas as the JSON API (companion/schemas.py), asks the
+The CLI reads its input with the same schemas as the JSON API (companion/schemas/), asks the
 same scoring functions and prints the same JSON (the API's answer schemas, companion/schemas/), so a command and a
 request with the same data give the same answer and the same error messages. It never imports a
 view module.

@@ -1,7 +1,7 @@
 """The rule-checker page: "Is this play legal?" (a GET form; works without JavaScript), and the
 API help page built from the OpenAPI document.
 
-The page's query is parsed by the same schema as ``POST /api/v1/check`` (companion/schemas.py)
+The page's query is parsed by the same schema as ``POST /api/v1/check`` (companion/schemas/)
 and answered by the same scoring call, so an input gets the same code and message on both.
 """
 from __future__ import annotations

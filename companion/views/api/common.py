@@ -11,12 +11,12 @@
 - ``GET  /tables/<id>/hands/<n>``      one hand
 - ``PUT  /tables/<id>/hands/<n>``      edit a hand (carries ``revision``; stale -> 409 with both)
 - ``POST /tables/<id>/hands/<n>/void`` and ``/restore``; ``POST /tables/<id>/undo``
-- ``GET  /openapi.json``               the OpenAPI 3 document, generated from companion/schemas.py
+- ``GET  /openapi.json``               the OpenAPI 3 document, generated from companion/schemas/
 
 Bodies and queries are parsed by the request schemas of ``companion/schemas/`` (flask-smorest +
 marshmallow); answers are written by its answer schemas (``@bp.response``: the OpenAPI document
 and the bytes on the wire come from the same class); every read and write goes through
-``companion/scoring.py``. Routes by concern: ``rules`` (check, answers, settle, games), ``tables``
+``companion/scoring/``. Routes by concern: ``rules`` (check, answers, settle, games), ``tables``
 and ``hands``; this module holds the blueprint and what they share. Writes need the table's edit token: ``Authorization: Bearer
 <token>`` (or ``X-Edit-Token``; ``"token"`` in the body is deprecated).
 Every bad input is a 4xx with ``{"error": {"code", "message", "field"}}``; what the engine refused
@@ -35,7 +35,7 @@ from ...schemas import MAX_HAND_NUMBER, ConflictAnswer, ErrorAnswer, InputError,
 
 
 class ApiBlueprint(Blueprint):
-    ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas.py)
+    ARGUMENTS_PARSER = RequestParser()  # our JSON reader and error shape (companion/schemas/)
 
 
 bp = ApiBlueprint("api", __name__, description="Card Table Companion JSON API v1")
