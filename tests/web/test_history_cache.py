@@ -1,10 +1,10 @@
 """The history pages do not grow with the table (issue 22): the list of events is drawn once per
 table revision, hand, page and language (companion/pagecache.py), so a second request reads only
 the table; any write makes a new revision, so the change shows at once."""
-from sqlalchemy import event
 
 from companion import scoring
-from companion.extensions import db
+
+from web_helpers import statements_during
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -16,18 +16,7 @@ def facts(i):
 
 
 def statements(app, call):
-    seen = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(conn, cursor, statement, *rest):
-        seen.append(statement)
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        response = call()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
+    response, seen = statements_during(app, call)
     return response, len(seen)
 
 
