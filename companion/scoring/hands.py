@@ -195,14 +195,18 @@ def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
         hand.revision += 1
         hand.updated_at = utcnow()
         _set_deltas(hand, table, points, settlement.tallies)
-        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="edit", before=before,
-                                 after=_snapshot(hand, points), hand_revision=hand.revision,
-                                 device=_device(device)))
-        _commit()
-        return hand
+        return _log_change(table, hand, "edit", before, points, device)
     except Exception:
         db.session.rollback()
         raise
+
+
+def _log_change(table: Table, hand: Hand, kind: str, before: dict, points, device) -> Hand:
+    """The history's line of a change to a stored hand (what it was, what it is), then the commit."""
+    db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=kind, before=before,
+                             after=_snapshot(hand, points), hand_revision=hand.revision, device=_device(device)))
+    _commit()
+    return hand
 
 
 def _set_status(table: Table, number, status: str, kind: str, revision, device) -> Hand:
@@ -221,11 +225,7 @@ def _set_status(table: Table, number, status: str, kind: str, revision, device) 
         hand.status = status
         hand.revision += 1
         hand.updated_at = utcnow()
-        db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind=kind, before=before,
-                                 after=_snapshot(hand, before["points"]), hand_revision=hand.revision,
-                                 device=_device(device)))
-        _commit()
-        return hand
+        return _log_change(table, hand, kind, before, before["points"], device)
     except Exception:
         db.session.rollback()
         raise
