@@ -120,6 +120,7 @@ def empty_database() -> None:
     global _schema_ready, _engine
     from sqlalchemy import create_engine, text
 
+    from companion import models  # noqa: F401  (the tables: a file run alone may not have imported them yet)
     from companion.extensions import db
 
     if _engine is None:

@@ -16,7 +16,7 @@ from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
 from .check import _declared_text, _excess_text, _is_lead, check
-from .combos import (ACE, BOMB_TYPES, CONNECTED_PAIRS, JOKER, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO, bomb_key,
+from .combos import (BOMB_TYPES, CONNECTED_PAIRS, JOKER, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO, bomb_key,
                      cards_of, codes_of, deck_excess, readings_for)
 from .rules import Rules, as_rules, decks, players_error
 
@@ -148,11 +148,12 @@ def _candidates(top: Reading, pool: Pool, rules: Rules, n_decks: int):
 
 
 def _group(pool: Pool, rank: int, n: int) -> list:
-    """n cards of ``rank``: as many naturals as there are, jokers for the rest (never for a 2);
-    and the soft version (one joker) when there are enough naturals and a joker."""
+    """n cards of ``rank``: as many naturals as there are, jokers for the rest; and the soft version
+    (one joker) when there are enough naturals and a joker. Whether a joker may stand for a card of
+    this rank (never for a 2, §3.6) is the classifier's rule alone: ``check`` refuses what it forbids."""
     naturals = pool.naturals.get(rank, ())
     use = min(len(naturals), n)
-    spare = pool.jokers if rank != TWO else ()
+    spare = pool.jokers
     if not use or n - use > len(spare):
         return []
     out = [naturals[:use] + spare[:n - use]]
@@ -162,8 +163,9 @@ def _group(pool: Pool, rank: int, n: int) -> list:
 
 
 def _run(pool: Pool, low: int, k: int, copies: int):
-    """``k`` consecutive ranks from ``low`` (up to A), ``copies`` cards each, jokers filling in."""
-    if low + k - 1 > ACE:
+    """``k`` consecutive ranks from ``low`` (up to the 2), ``copies`` cards each, jokers filling in.
+    Whether a 2 may join a sequence (never, §3.6) is the classifier's rule alone: ``check`` decides."""
+    if low + k - 1 > TWO:
         return None
     cards: list = []
     for rank in range(low, low + k):
