@@ -15,7 +15,9 @@ from .rules import TOTAL_POINTS, Rules
 
 ARCH_NAMES = {"half": N_("half arch (半拱)"), "straight": N_("straight arch (直拱)"),
               "dry": N_("dry arch (干带直)"), "shout": N_("shout (独牌)")}
-_ARCH_BY_MULTIPLIER = {1: "half", 2: "straight", 4: "dry"}
+# Each arch's factor, the one place it is said (§8.1). The source names an arch by its factor
+# (X4 ``overType``: 1 半拱, 2 直拱, 4 干带直), so a house-rule multiplier is named by it too.
+ARCH_FACTORS = {"half": 1, "straight": 2, "dry": 4}
 
 
 class Outcome(NamedTuple):
@@ -121,14 +123,15 @@ def _shout(hand, rules: Rules) -> Outcome:
 
 def _win(winners, m: int, steps: list, sentence=None) -> list:
     """The closing step: ``winners`` win the arch of multiplier ``m`` (factor m)."""
-    arch = _ARCH_BY_MULTIPLIER.get(m, "straight")
+    arch = _arch(m)
     if sentence is None:
         sentence = N_("{winners} win a {arch}, ×{m}.", winners=_plus(winners), arch=ARCH_NAMES[arch], m=m)
     return steps + [(m, sentence)]
 
 
 def _arch(m: int) -> str:
-    return _ARCH_BY_MULTIPLIER.get(m, "straight")
+    """The arch of factor ``m`` (a factor no arch has: a straight arch at a house rule's multiplier)."""
+    return next((arch for arch, factor in ARCH_FACTORS.items() if factor == m), "straight")
 
 
 def _e12(hand, steps: list) -> Outcome:
@@ -137,7 +140,7 @@ def _e12(hand, steps: list) -> Outcome:
     team = hand.side_of(first)
     other = tuple(p for p in hand.players if p not in team)
     other_points = sum(hand.captured[p] for p in other)
-    m = 4 if other_points == 0 else 2
+    m = ARCH_FACTORS["dry"] if other_points == 0 else ARCH_FACTORS["straight"]
     steps = steps + [(1, N_("{first} and {second} are partners and went out first and second: the hand ends "
                             "(E12).", first=first, second=second))]
     arch = ARCH_NAMES[_arch(m)]
@@ -163,12 +166,12 @@ def _early_end(hand, rules: Rules, steps: list) -> Outcome:
         steps = steps + [(1, N_("{second} went out second with {points} points (at least {fence}) and {first}'s "
                                 "team has {team_points} (more than 0): the hand ends early (E1).", second=second,
                                 points=second_points, fence=rules.e1_fence, first=first, team_points=team_points))]
-        return _outcome(hand, other, "half", "E1", None, _win(other, 1, steps))
+        return _outcome(hand, other, "half", "E1", None, _win(other, ARCH_FACTORS["half"], steps))
     if rules.early_end_e2 and team_points >= rules.e2_fence and second_points > 0:
         steps = steps + [(1, N_("{team} have {points} (at least {fence}) and {second} has {second_points} (more "
                                 "than 0): the hand ends early (E2).", team=_plus(team), points=team_points,
                                 fence=rules.e2_fence, second=second, second_points=second_points))]
-        return _outcome(hand, team, "half", "E2", None, _win(team, 1, steps))
+        return _outcome(hand, team, "half", "E2", None, _win(team, ARCH_FACTORS["half"], steps))
     if rules.early_end_e3 and not literal and TOTAL_POINTS in (second_points, team_points):
         holder = second if second_points == TOTAL_POINTS else _plus(team)
         winners = other if second_points == TOTAL_POINTS else team
@@ -204,7 +207,7 @@ def _played_out(hand, rules: Rules, steps: list) -> Outcome:
     always = rules.first_third_always_wins and third in team
     won = always or points >= rules.win_threshold
     winner_points = points if won else TOTAL_POINTS - points
-    m = rules.shutout_multiplier_13_14 if winner_points == TOTAL_POINTS else 1
+    m = rules.shutout_multiplier_13_14 if winner_points == TOTAL_POINTS else ARCH_FACTORS["half"]
     arch = ARCH_NAMES[_arch(m)]
     if always:
         last_step = N_("{team} went out first and third, so they win whatever their points (house rule "
