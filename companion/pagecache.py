@@ -101,6 +101,17 @@ def table_part(template_name: str, block_name: str, table, **params) -> Markup:
                  lambda: {"table": table, **params})
 
 
+def seated_names(table) -> tuple:
+    """The names of the players seated at ``table`` now, kept per revision (every change of players
+    bumps it): the table page asks who holds the phone without reading the players again."""
+    key = ("seated", table.public_id, table.revision)
+    names = fragments.get(key)
+    if names is None:
+        names = tuple(table.player_names)
+        fragments.put(key, names)
+    return names
+
+
 def init_app(app) -> None:
     """Template globals: ``table_part`` (above) and ``language_part(template, **params)``: a
     template that depends on the language and ``params`` only (hashable: a table's public id …),
@@ -118,3 +129,4 @@ def init_app(app) -> None:
 
     app.jinja_env.globals["language_part"] = language_part
     app.jinja_env.globals["table_part"] = table_part
+    app.jinja_env.globals["seated_names"] = seated_names

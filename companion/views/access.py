@@ -15,9 +15,10 @@ import re
 from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import access, ratelimit
+from .. import access, pagecache, ratelimit
 from ..guard import InputRejected
 from ..models import Table
+from .common import HOLDER_MAX, set_holder
 from .tables import remember, table_page, table_view
 
 bp = Blueprint("access", __name__)
@@ -119,4 +120,27 @@ def pin(table: Table):
         return back
     access.set_pin(table, value)
     flash(_("The table PIN is set. Tell it to the players who should record; it is not shown again."))
+    return back
+
+
+@bp.post("/t/<public_id>/holder")
+@table_view(write=True)
+def holder(table: Table):
+    """Who holds this phone at this table: one of its players (``holder=<name>``), or someone else
+    (``holder=`` with an optional ``other`` name). Named in the undo button and the history."""
+    back = redirect(url_for("tables.show", public_id=table.public_id), 303)
+    name = request.form.get("holder")
+    if name is None:
+        return back
+    if name:
+        if name not in pagecache.seated_names(table):  # renamed or gone meanwhile: the page asks again
+            flash(_("%(name)s does not play at this table now. Who holds this phone?", name=name[:60]))
+            return back
+        set_holder(table, "=" + name)
+        flash(_("This phone records as %(name)s.", name=name))
+        return back
+    other = " ".join((request.form.get("other") or "").split())[:HOLDER_MAX]
+    set_holder(table, "~" + other)
+    flash(_("This phone records as %(name)s.", name=other) if other
+          else _("This phone records under its own name."))
     return back

@@ -14,7 +14,7 @@ from flask import abort, g, make_response, render_template, request, session
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 
-from .. import scoring
+from .. import pagecache, scoring
 from ..engine.common import EngineError
 from ..games import ByGame
 from ..i18n import tr
@@ -82,8 +82,42 @@ def can_edit(table: Table) -> bool:
     return False
 
 
+HOLDERS_KEPT = 20  # tables whose "who holds this phone" answer the session keeps (~40 bytes each)
+HOLDER_MAX = 40  # characters of a name typed under "someone else"
+
+
+def holders() -> dict:
+    """{public_id: name} of the tables where this phone said who holds it ("" = someone else, no name)."""
+    value = session.get("holders")
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def set_holder(table: Table, name: str) -> None:
+    """Keep who holds this phone at ``table`` (the most recent answers first, a few tables kept)."""
+    kept = [(k, v) for k, v in holders().items() if k != table.public_id]
+    session["holders"] = dict([(table.public_id, name)] + kept[:HOLDERS_KEPT - 1])
+
+
+def holder(table: Table) -> str | None:
+    """Who this phone said holds it at ``table``: a player's name, a typed name, "" (someone else,
+    unnamed), or None when it was not asked yet or the answer named a player who no longer
+    plays here (renamed or gone: the table page asks again)."""
+    name = holders().get(table.public_id)
+    if name is None or not name.startswith("="):  # "=Ana": a player of the table; "~Li": typed
+        return None if name is None else name[1:]
+    name = name[1:]
+    return name if name in pagecache.seated_names(table) else None
+
+
 def device_label() -> str:
-    """The name this phone gave itself, else a short description of the browser."""
+    """Who records from this phone: the player holding it at this table (asked when the phone
+    joins), else the name this phone gave itself, else a short description of the browser."""
+    table = g.get("table")
+    held = holder(table) if table is not None else None
+    if held:
+        return held[:60]
     name = (request.cookies.get("device") or "").strip()
     if name:
         return name[:60]

@@ -11,7 +11,7 @@ from ..forms import ActionForm, DeleteTableForm, TableSettingsForm, new_table_fo
 from ..models import Table
 # The shared helpers, also re-exported here for the views that have always imported them from this module.
 from .common import (GAME_NAMES, REMEMBERED, can_edit, device_label, engine_message, forget,  # noqa: F401
-                     format_money, has_right, load_table, page_number, phone_tables, remember, remembered,
+                     format_money, has_right, holder, load_table, page_number, phone_tables, remember, remembered,
                      revoked_message, rules_module, table_view)
 from .conditional import review_page
 from .live import live_fragment
@@ -110,6 +110,7 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
         abort(404)
     return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
                            can_edit=g.can_edit, join_key=join_key, join_error=join_error,
+                           holder=holder(table) if g.can_edit else None,
                            right_revoked=revoked_message(table) if g.get("right_revoked") else None), status
 
 

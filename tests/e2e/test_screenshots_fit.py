@@ -1,0 +1,43 @@
+"""Screenshots of the pages issue 33 changed (who holds this phone, the PIN field, large text, the
+picture for the group chat) at 390×844 in English, Chinese and Arabic, light and dark: only when
+SHOTS names a directory (SHOTS=/tmp/shots pytest tests/e2e/test_screenshots_fit.py)."""
+import os
+
+import pytest
+
+from companion import access, scoring
+
+SHOTS = os.environ.get("SHOTS")
+pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
+
+NAMES = {"en": ["Ann", "Bo", "Christopher Alexander Montgomery", "Dee"],
+         "zh": ["王小明", "李", "欧阳娜娜", "张伟"], "ar": ["محمد", "سارة", "عبد الرحمن بن عبد العزيز", "Li 李"]}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+def test_screens(browser, live_server, lang, scheme):
+    os.makedirs(SHOTS, exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, device_scale_factor=1,
+                              is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    names = NAMES[lang]
+    with live_server.app.app_context():
+        table = scoring.create_table(game="gandengyan", name="Friday", players=names, first_dealer=names[0],
+                                     stake="0.5", currency="¥")
+        for i in range(3):
+            scoring.record_hand(table, {"winner": names[i], "losers": {n: {"cards": 2 + i + j, "jokers": 0} for j, n in enumerate(names) if n != names[i]}},
+                                request_id=f"shot-{i}", device="Linux")
+        public_id, key = table.public_id, access.edit_token(table)
+
+    def shot(name, full=True):
+        page.screenshot(path=os.path.join(SHOTS, f"{lang}-{scheme}-{name}.png"), full_page=full)
+
+    page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={key}")
+    page.wait_for_load_state("networkidle")
+    shot("holder-ask", full=False)
+    page.locator("#holder button.pill").nth(1).click()
+    page.wait_for_load_state("networkidle")
+    page.locator("details#holder > summary").click()
+    shot("holder-change", full=False)
+    ctx.close()
