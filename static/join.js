@@ -3,40 +3,47 @@
 // log, proxy or Referer sees it). This script takes it out of the address bar and the history at
 // once, then sends it with the join form's CSRF token (POST /t/<id>/join) and reloads the page,
 // which now shows what this phone may do. Without this script the page shows the join form.
+// The record link opened in a tab that already shows the table changes only the "#key=" part
+// (no page load): the same happens on "hashchange".
 (function () {
   "use strict";
 
-  var match = /^#(?:.*&)?key=([^&]*)/.exec(window.location.hash || "");
-  var query = /[?&]key=/.test(window.location.search || "");
-  if (!match && !query) return;
+  function fromAddress() {
+    var match = /^#(?:.*&)?key=([^&]*)/.exec(window.location.hash || "");
+    var query = /[?&]key=/.test(window.location.search || "");
+    if (!match && !query) return;
 
-  // A clean address: no fragment; and no "?key=" from an old link (the server already put that
-  // key in the join form, which waits for a tap: a link alone never grants a right by GET).
-  var url = new URL(window.location.href);
-  url.hash = "";
-  url.searchParams.delete("key");
-  var clean = url.pathname + url.search;
-  if (window.history && history.replaceState) history.replaceState(history.state, "", clean);
-  if (!match) return;
+    // A clean address: no fragment; and no "?key=" from an old link (the server already put that
+    // key in the join form, which waits for a tap: a link alone never grants a right by GET).
+    var url = new URL(window.location.href);
+    url.hash = "";
+    url.searchParams["delete"]("key");
+    var clean = url.pathname + url.search;
+    if (window.history && history.replaceState) history.replaceState(history.state, "", clean);
+    if (!match) return;
 
-  var key = decodeURIComponent(match[1]);
+    var key = decodeURIComponent(match[1]);
 
-  function send() {
-    var form = document.getElementById("join-form");
-    if (!form) return;  // this phone may record already: nothing to do
-    var field = form.elements.key;
-    if (!field) return;
-    field.value = key;
-    if (!window.fetch || !window.FormData) { form.submit(); return; }
-    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin",
-                         headers: { "Accept": "application/json" } })
-      .then(function () { window.location.replace(clean); })  // the page shows the server's message
-      .catch(function () {
-        // No answer: leave the key in the form for a tap ("Join").
-        var details = document.getElementById("join-details");
-        if (details) details.open = true;
-      });
+    function send() {
+      var form = document.getElementById("join-form");
+      if (!form) return;  // this phone may record already: nothing to do
+      var field = form.elements.key;
+      if (!field) return;
+      field.value = key;
+      if (!window.fetch || !window.FormData) { form.submit(); return; }
+      fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin",
+                           headers: { "Accept": "application/json" } })
+        .then(function () { window.location.replace(clean); })  // the page shows the server's message
+        .catch(function () {
+          // No answer: leave the key in the form for a tap ("Join").
+          var details = document.getElementById("join-details");
+          if (details) details.open = true;
+        });
+    }
+
+    if (document.readyState !== "loading") send(); else document.addEventListener("DOMContentLoaded", send);
   }
 
-  if (document.readyState !== "loading") send(); else document.addEventListener("DOMContentLoaded", send);
+  fromAddress();
+  window.addEventListener("hashchange", fromAddress);
 })();

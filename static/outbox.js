@@ -311,7 +311,10 @@
 
   function submit(form, submitter) {
     var kind = form.dataset.outbox;
-    var data = submitter ? new FormData(form, submitter) : new FormData(form);
+    // The button's name and value by hand: FormData(form, submitter) is missing before Safari 16.4
+    // and Firefox 111, where it silently loses the confirm and undo buttons' values.
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value || "");
     var body = new URLSearchParams(data).toString();
     var w = words();
     return all().then(function (items) {
@@ -355,6 +358,34 @@
     });
   }
 
+  // The button that sends a form: SubmitEvent.submitter is missing before Safari 15.4, so the last
+  // submit button tapped for each form is noted too (buttons outside their form included).
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest ? e.target.closest("button, input[type=submit]") : null;
+    if (b && b.form && (b.type || "submit") === "submit") b.form.__ctcSubmitter = b;
+  }, true);
+
+  // Back after Save: a page kept in the back/forward cache (WebKit, Firefox) comes back with the
+  // request id of the hand it already saved; a Save from it is a new hand (the server then asks
+  // "This looks like hand N again"), not a silent "Saved.". An id still waiting in this phone's
+  // outbox stays: that hand is not on the server yet, and saving again replaces it.
+  function renewRequestIds() {
+    document.querySelectorAll("form#hand-form[data-outbox=record] input[name=request_id]").forEach(function (rid) {
+      var form = rid.form, item = parseInt(form.dataset.outboxItem || "", 10);
+      (isNaN(item) ? Promise.resolve(null) : get(item)).then(function (waiting) {
+        if (waiting) return;
+        delete form.dataset.outboxItem;
+        rid.value = randomId();
+      }, function () { rid.value = randomId(); });
+    });
+  }
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted) return;
+    renewRequestIds();
+    document.querySelectorAll("form[data-outbox-busy]").forEach(function (f) { delete f.dataset.outboxBusy; });
+    flush();
+  });
+
   function hookForms() {
     document.querySelectorAll("form[data-outbox]").forEach(function (form) {
       if (form.dataset.outboxReady) return;
@@ -364,7 +395,7 @@
         if (form.dataset.outboxBusy) { e.preventDefault(); return; }
         e.preventDefault();
         form.dataset.outboxBusy = "1";
-        submit(form, e.submitter).then(function () { delete form.dataset.outboxBusy; },
+        submit(form, e.submitter || form.__ctcSubmitter).then(function () { delete form.dataset.outboxBusy; },
           function () { delete form.dataset.outboxBusy; unlock(form); });
       });
     });

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 bp = Blueprint("pwa", __name__)
 
-SHELL = ("app.css", "outbox.css", "fit.css", "app.js", "outbox.js", "live.js", "join.js", "cards.css", "icon.svg", "favicon-32.png",
+SHELL = ("app.css", "outbox.css", "fit.css", "app.js", "outbox.js", "compat.js", "live.js", "join.js", "cards.css", "icon.svg", "favicon-32.png",
          "icon-192.png", "apple-touch-icon.png")
 
 
