@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Installs what the tests need from Debian when it is missing: Chromium (browser tests),
+# Installs what the tests need from Debian when it is missing: Chromium (browser tests), WebKitGTK's
+# WebDriver and Xvfb (the WebKit smoke journey, tests/webkit),
 # PostgreSQL (the PostgreSQL run) and a CJK font (Chinese names in the browser screenshots). Without root or apt it says what is missing and goes on;
 # the browser tests then skip with that reason (never in CI, where CI=true makes them fail).
 # With arguments only those are checked: `make load` runs `scripts/system_deps.sh wrk`.
 set -u
 need=()
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk)
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk webkit2gtk-driver xvfb)
 for package in "${wanted[@]}"; do
   case "$package" in
     chromium) [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium) ;;
     postgresql) ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql) ;;
+    webkit2gtk-driver) command -v WebKitWebDriver >/dev/null || need+=(webkit2gtk-driver) ;;  # the WebKit smoke
+    xvfb) command -v Xvfb >/dev/null || need+=(xvfb) ;;
     fonts-*) dpkg -s "$package" >/dev/null 2>&1 || need+=("$package") ;;  # Chinese in screenshots
     *) command -v "$package" >/dev/null || need+=("$package") ;;
   esac

@@ -46,4 +46,28 @@
 
   fromAddress();
   window.addEventListener("hashchange", fromAddress);
+
+  // The table PIN (a phone that may record sets it): exactly 6 digits, said beside the field in the
+  // page's language before anything is sent (the server says the same without this script). What
+  // was typed stays as typed: never cut to 6 digits.
+  function pinForm() {
+    var form = document.getElementById("pin-form"), input = document.getElementById("table-pin"),
+        error = document.getElementById("table-pin-error");
+    if (!form || !input || !error) return;
+    var clicked = null;
+    form.addEventListener("click", function (e) { clicked = e.target.closest ? e.target.closest("button") : null; });
+    function show(bad) {
+      error.textContent = bad ? form.dataset.pinError : "";
+      error.hidden = !bad;
+      if (bad) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    }
+    document.addEventListener("submit", function (e) {  // before the form's own handlers (app.js)
+      if (e.target !== form) return;
+      var button = e.submitter || clicked;
+      if (button && button.value === "clear") return;
+      if (!/^[0-9]{6}$/.test(input.value.trim())) { e.preventDefault(); e.stopPropagation(); show(true); input.focus(); }
+    }, true);
+    input.addEventListener("input", function () { if (!error.hidden && /^[0-9]{6}$/.test(input.value.trim())) show(false); });
+  }
+  if (document.readyState !== "loading") pinForm(); else document.addEventListener("DOMContentLoaded", pinForm);
 })();

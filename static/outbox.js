@@ -338,7 +338,11 @@
         var done = res.ok && state.reviewing ? remove(state.reviewing) : Promise.resolve();
         return done.then(function () {
           if (res.ok) state.reviewing = null;
-          if (res.ok && res.redirected) return go(res);  // saved: on to the page the server named
+          if (res.ok && res.redirected) {  // saved: on to the page the server named
+            var number = /\/hands\/(\d+)/.exec(res.url || "");
+            if (number) form.__ctcSavedAs = parseInt(number[1], 10);  // (for Back after Save)
+            return go(res);
+          }
           showPage(res.html, res.url);
         });
       }
@@ -376,6 +380,9 @@
         if (waiting) return;
         delete form.dataset.outboxItem;
         rid.value = randomId();
+        // Its own hand is no "hand recorded meanwhile": the next number after it is expected.
+        var expected = form.querySelector("input[name=expected_number]");
+        if (expected && form.__ctcSavedAs) expected.value = String(form.__ctcSavedAs + 1);
       }, function () { rid.value = randomId(); });
     });
   }

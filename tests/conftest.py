@@ -34,7 +34,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
 # first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
 # each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
-FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/e2e/")
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/webkit/", "tests/e2e/")
 SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
 
 _durations = None      # the file of TEST_DURATIONS
@@ -79,7 +79,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=_rank)
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if {"page", "browser", "browser_type", "browser_context_args", "context"} & set(names):
+        if {"page", "browser", "browser_type", "browser_context_args", "context", "webkit"} & set(names):
             item.add_marker(pytest.mark.browser)
         elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)

@@ -115,9 +115,9 @@ def pin(table: Table):
         flash(_("The table PIN is off: phones join by the record code only."))
         return back
     value = (request.form.get("pin") or "").strip()
-    if not access.valid_pin(value):
-        flash(_("A table PIN is exactly 6 digits (0–9). The PIN was not changed."))
-        return back
+    if not access.valid_pin(value):  # beside the field, with what was typed; nothing is stored
+        return table_page(table, pin_error=_("A table PIN is exactly 6 digits (0–9). The PIN was not changed."),
+                          pin_value=value[:40], status=400)
     access.set_pin(table, value)
     flash(_("The table PIN is set. Tell it to the players who should record; it is not shown again."))
     return back

@@ -101,16 +101,18 @@ def show(table: Table):
     return table_page(table, join_key=key[:200] if key else None)
 
 
-def table_page(table: Table, *, join_key: str | None = None, join_error: str | None = None, status: int = 200):
+def table_page(table: Table, *, join_key: str | None = None, join_error: str | None = None, status: int = 200,
+               pin_error: str | None = None, pin_value: str = ""):
     """The table page; for a phone that may not record, the join form (``join_key`` filled in,
-    ``join_error`` shown next to it)."""
+    ``join_error`` shown next to it); for one that may, a refused PIN (``pin_error`` beside what was
+    typed, ``pin_value``)."""
     page = page_number()
     live = live_fragment(table, page, g.can_edit)  # cached per revision
     if page > 1 and live.empty:
         abort(404)
     return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
                            can_edit=g.can_edit, join_key=join_key, join_error=join_error,
-                           holder=holder(table) if g.can_edit else None,
+                           holder=holder(table) if g.can_edit else None, pin_error=pin_error, pin_value=pin_value,
                            right_revoked=revoked_message(table) if g.get("right_revoked") else None), status
 
 
