@@ -7,7 +7,7 @@
 set -u
 need=()
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk webkit2gtk-driver xvfb)
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk webkit2gtk-driver xvfb npm)
 for package in "${wanted[@]}"; do
   case "$package" in
     chromium) [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium) ;;

@@ -44,9 +44,15 @@ def rule_anchor(game: str, code: str, play_type: str | None = None) -> str:
     return RULE_ANCHORS.get(game, {}).get(code, "plays")
 
 
+@bp.app_template_filter("html_id")
+def html_id(anchor: str) -> str:
+    """A paragraph's anchor as an HTML id that begins with a letter ("510k" -> "p510k")."""
+    return anchor if anchor[:1].isalpha() else f"p{anchor}"
+
+
 def rule_link(game: str, code: str, play_type: str | None = None, table: Table | None = None) -> str:
     """The address of that paragraph (the table's own rules page when the checker knows the table)."""
-    anchor = rule_anchor(game, code, play_type)
+    anchor = html_id(rule_anchor(game, code, play_type))
     if table is not None:
         return url_for("rules.table_rules", public_id=table.public_id, _anchor=anchor)
     return url_for("rules.page", game=game, _anchor=anchor)
