@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from proxy import NGINX_CONF, main_config, nginx_check, site_config
+from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, site_config
 from test_journey import open_table, record_gandengyan
 from test_offline import fill_hand, outbox, ready, wait_for_service_worker, wait_until
 
@@ -41,6 +41,22 @@ def test_text_answers_are_compressed_and_plain_http_goes_to_https(deployment):
         assert gzip.decompress(body)
     status, headers, _ = deployment.request("GET", "/t/abc?x=1", https=False)
     assert status == 301 and headers["location"] == "https://cards.test/t/abc?x=1"
+
+
+def test_caddy_with_the_repositorys_caddyfile(deployment, tmp_path):
+    """deploy/Caddyfile in front of the same app: HTTPS with the public address, compressed text,
+    and the phone's own address in the app's access log (not Caddy's, nor one the phone claims)."""
+    with caddy_proxy(deployment.upstream_ports, tmp_path / "caddy") as caddy:
+        for path in ("/", "/static/app.css", "/static/outbox.js", "/api/v1/openapi.json"):
+            status, headers, body = caddy.request("GET", path, headers={"Accept-Encoding": "gzip"})
+            assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+            assert gzip.decompress(body)
+        status, headers, _ = caddy.request("GET", "/healthz?caddy", source="127.0.0.9",
+                                           headers={"X-Forwarded-For": "203.0.113.9"})
+        assert status == 200 and headers["strict-transport-security"].startswith("max-age=")  # https seen
+    log = deployment.upstream_log.read_text()
+    assert re.search(r"^\S+ 127\.0\.0\.9 GET /healthz 200 ", log, re.M), log
+    assert "203.0.113.9" not in log
 
 
 def test_the_access_log_and_the_rate_limits_see_the_phones_address(deployment):
