@@ -73,7 +73,7 @@ def not_migrated_answer():
     """503: this version's tables are not in the database (``flask db upgrade`` was skipped)."""
     g.pop("table", None)
     message = _("The table's server was updated but its database was not: whoever runs it must apply the "
-                "database migrations (flask --app app db upgrade). Nothing was saved.")
+                "database migrations. Nothing was saved.")  # the command is in the log and /readyz
     response = make_response(*_answer(503, "not_migrated", message))
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
