@@ -4,8 +4,10 @@ https://cards.test:PORT. A phone walks the evening there; the proxy's own promis
 HTTP sent to HTTPS, the phone's address in the logs and the rate limits) are checked by plain
 HTTPS clients, each from an address of its own (127.0.0.x)."""
 import gzip
+import http.client
 import json
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -57,6 +59,26 @@ def test_caddy_with_the_repositorys_caddyfile(deployment, tmp_path):
     log = deployment.upstream_log.read_text()
     assert re.search(r"^\S+ 127\.0\.0\.9 GET /healthz 200 ", log, re.M), log
     assert "203.0.113.9" not in log
+
+
+def test_gunicorn_keeps_a_connection_open_past_the_live_poll(deployment):
+    """A phone's live poll comes every 3 s (LIVE_POLL_SECONDS): gunicorn (scripts/gunicorn_conf.py)
+    keeps the idle connection longer, so the next poll does not meet a connection being closed
+    (its default of 2 s dropped polls under load)."""
+    from companion.config import Defaults
+
+    conn = http.client.HTTPConnection("127.0.0.1", deployment.upstream_ports[0], timeout=10)
+    try:
+        conn.request("GET", "/healthz", headers={"Host": deployment.host})
+        answer = conn.getresponse()
+        answer.read()
+        assert answer.status == 200 and answer.getheader("Connection", "").lower() != "close"
+        first = conn.sock
+        time.sleep(Defaults.LIVE_POLL_SECONDS + 1)
+        conn.request("GET", "/healthz", headers={"Host": deployment.host})  # closed meanwhile: RemoteDisconnected
+        assert conn.getresponse().status == 200 and conn.sock is first
+    finally:
+        conn.close()
 
 
 def test_the_access_log_and_the_rate_limits_see_the_phones_address(deployment):
