@@ -11,7 +11,7 @@ import time
 
 from playwright.sync_api import expect
 
-from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, site_config
+from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, require_tools, site_config
 from test_journey import open_table, record_gandengyan
 from test_offline import fill_hand, outbox, ready, wait_for_service_worker, wait_until
 
@@ -48,6 +48,7 @@ def test_text_answers_are_compressed_and_plain_http_goes_to_https(deployment):
 def test_caddy_with_the_repositorys_caddyfile(deployment, tmp_path):
     """deploy/Caddyfile in front of the same app: HTTPS with the public address, compressed text,
     and the phone's own address in the app's access log (not Caddy's, nor one the phone claims)."""
+    require_tools(["caddy"])
     with caddy_proxy(deployment.upstream_ports, tmp_path / "caddy") as caddy:
         for path in ("/", "/static/app.css", "/static/outbox.js", "/api/v1/openapi.json"):
             status, headers, body = caddy.request("GET", path, headers={"Accept-Encoding": "gzip"})
