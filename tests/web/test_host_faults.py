@@ -5,7 +5,7 @@ while ``/healthz`` (liveness) stays 200.
 
 The full disk is real: SQLite's own size limit (``PRAGMA max_page_count``, SQLITE_FULL, the same
 error a full file system gives) and, where this machine lets the test mount one, a 1 MiB tmpfs
-that is really full. PostgreSQL's disk_full (SQLSTATE 53100) is recognised by its code."""
+that is really full (for PostgreSQL: its tables moved to a tablespace there, make test-pg)."""
 import logging
 import os
 import re
@@ -186,3 +186,54 @@ def test_a_database_written_by_a_newer_version_is_refused_at_start_saying_so():
         assert "written by a newer version of Card Table Companion" in output, output
         assert "ffff00001111" in output and "Can't locate revision" not in output, output
     assert "Traceback" not in upgrade.stderr + migrate.stderr
+
+
+def test_postgresql_on_a_full_disk_answers_503_saying_so(app, client, caplog, tmp_path):
+    """PostgreSQL's hands in a tablespace on a 1 MiB tmpfs, filled: its disk_full (53100) is a real
+    one. Needs root with mount (the server runs as another user: the folder is given to it)."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("postgres"):
+        pytest.skip("PostgreSQL run only (SQLite: the tests above)")
+    mount = Path(tempfile.mkdtemp(prefix="ctc-pg-full-"))
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)")
+    space = f"full_{os.getpid()}"
+    try:
+        with app.app_context():
+            owner = db.session.scalar(text("SELECT setting FROM pg_settings WHERE name = 'data_directory'"))
+            db.session.remove()
+        stat = os.stat(owner)
+        os.chown(mount, stat.st_uid, stat.st_gid)
+        public_id, token = new_table(app)
+        with app.app_context():
+            with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.execute(text(f"CREATE TABLESPACE {space} LOCATION '{mount}'"))
+                for table in ("hands", "hand_deltas", "hand_events", "hand_tallies"):
+                    conn.execute(text(f"ALTER TABLE {table} SET TABLESPACE {space}"))
+        filler = os.open(mount / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            for chunk in (65536, 4096, 512, 1):
+                try:
+                    while os.write(filler, b"\0" * chunk):
+                        pass
+                except OSError:
+                    pass
+        finally:
+            os.close(filler)
+        with caplog.at_level(logging.WARNING):
+            answers = [post_hand(client, public_id, token, f"full-{i}") for i in range(20)]
+        full = [a for a in answers if a.status_code != 201]
+        assert full, "the tablespace took every hand"
+        assert full[0].status_code == 503 and full[0].get_json()["error"]["code"] == "disk_full", full[0].get_json()
+        logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert any("disk full" in line and "No space left on device" in line for line in logged), logged
+    finally:
+        os.unlink(mount / "filler") if (mount / "filler").exists() else None
+        with app.app_context():
+            db.session.remove()
+            with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                for table in ("hands", "hand_deltas", "hand_events", "hand_tallies"):
+                    conn.execute(text(f"ALTER TABLE {table} SET TABLESPACE pg_default"))
+                conn.execute(text(f"DROP TABLESPACE IF EXISTS {space}"))
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
