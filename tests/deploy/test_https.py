@@ -12,6 +12,7 @@ import time
 from playwright.sync_api import expect
 
 from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, require_tools, site_config
+from e2e_helpers import ARTIFACTS
 from test_journey import open_table, record_gandengyan
 from test_offline import fill_hand, outbox, ready, wait_for_service_worker, wait_until
 
@@ -125,6 +126,7 @@ def test_an_evening_over_https(browser_type, browser_type_launch_args, browser_c
         assert record_link.startswith(table + "#key=")
         assert a.locator("#watch-link").input_value() == table
         expect(a.locator("#share-record button.copy-link")).to_be_visible()  # the clipboard: a secure origin
+        expect(a.locator("#install-note")).to_be_hidden()  # no "plain HTTP" note on this origin
 
         a.fill("#table-pin", "271828")  # the PIN form
         a.click("#set-pin")
@@ -178,6 +180,8 @@ def test_an_evening_over_https(browser_type, browser_type_launch_args, browser_c
         expect(wake).to_have_attribute("aria-pressed", "false")
         wake.click()
         expect(wake).to_have_attribute("aria-pressed", "true")
+        ARTIFACTS.mkdir(exist_ok=True)
+        a.screenshot(path=str(ARTIFACTS / "https-evening.png"), full_page=True)
     finally:
         browser.close()
     log = deployment.upstream_log.read_text()
