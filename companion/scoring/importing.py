@@ -15,12 +15,12 @@ from ..engine import ENGINES
 from ..engine.common import N_, EngineError
 from ..extensions import db
 from ..models import ACTIVE, VOID, Hand, HandEvent, RateBucket, Table, stake_text
-from .common import DEVICE_MAX, NOTE
+from .common import DEVICE_MAX, NAME_MAX, NOTE
 from .document import _TIME, FORMAT, FORMAT_VERSION, ImportRefused, _checksum
 from .hands import record_hand_once, void_hand
 from .players import change_players
 from .tables import archive_table, create_table, remove_tables, update_table
-from .text import parse_stake
+from .text import _clean_text, parse_stake
 from .transactions import commit, lock_table
 
 # An import is a replay. The file is read (size-capped by the view before the body is read, every
@@ -239,6 +239,11 @@ def _plan(doc: dict) -> _Plan:
 _EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
 
 
+def _table_refused(error: EngineError) -> ImportRefused:
+    return ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
+                            reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip("."))
+
+
 def _refused_hand(number: int, error: EngineError) -> ImportRefused:
     return ImportRefused(N_("Hand {number} in this file cannot be recorded: {reason} Nothing was imported.",
                             number=number, reason=error.message), code="bad_hand", field=f"hands.{number - 1}")
@@ -305,14 +310,15 @@ def import_json(data: bytes | str, mark: str | None = None) -> Table:
     "imported 1 Dec", in the face's language) is added to the copy's name so that no list shows the
     copy exactly like its original."""
     plan = _plan(_read_document(data))
-    if mark and isinstance(plan.table["name"], str):
-        plan.table["name"] = copy_name(plan.table["name"], mark)
     try:
+        # the name is judged by the one rule of every door (page, API, import) before the mark is
+        # added: a name too long for a new table is refused here too, never cut to fit
+        plan.table["name"] = _clean_text(plan.table["name"], "name", NAME_MAX, required=True, what="name")
+        if mark:
+            plan.table["name"] = copy_name(plan.table["name"], mark)
         table = create_table(stake=plan.hands[0]["stake"] if plan.hands else plan.stake, **plan.table)
     except EngineError as error:
-        raise ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
-                               reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip(".")
-                            ) from None
+        raise _table_refused(error) from None
     marker = f"{IMPORTING}{table.id}"  # if this worker dies mid-replay, purge_unfinished_imports cleans up
     db.session.add(RateBucket(key=marker, window_start=int(time.time()), count=1))
     db.session.commit()
