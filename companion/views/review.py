@@ -246,6 +246,9 @@ def import_table():
                 remember(table)
                 flash(_("Imported: this is a new copy of the table, with its own link. This phone can record "
                         "at it."))
+                report = getattr(table, "import_report", None)
+                for note in report.notes if report else ():
+                    flash(tr(note))  # where the file comes from; a format 1 file: the stake it applied
                 return redirect(url_for("tables.show", public_id=table.public_id))
     return render_template("review/import.html", error=error), 400 if error else 200
 

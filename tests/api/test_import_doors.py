@@ -125,3 +125,76 @@ def test_a_name_too_long_gets_the_same_answer_from_both_import_doors(api, live_s
     body = _resigned(doc)
     assert api("POST", "/import", raw=body).status == 201
     assert _page_import(live_server, body).status_code == 302
+
+
+def _gdy_export(app) -> dict:
+    """A 干瞪眼 night whose stake changed after hand 1 (0.5, then 2)."""
+    with app.app_context():
+        table = scoring.create_table(game="gandengyan", name="Friday", players=["A", "B", "C"], stake="0.5")
+        facts = {"winner": "A", "losers": {"B": {"cards": 2}, "C": {"cards": 1}}}
+        scoring.record_hand(table, facts, request_id=uuid.uuid4().hex)
+        scoring.update_table(table, stake="2")
+        scoring.record_hand(table, facts, request_id=uuid.uuid4().hex)
+        doc = json.loads(review.export_json(table))
+        db.session.remove()
+        return doc
+
+
+def test_a_forged_stake_is_refused_naming_the_hand(api, live_server):
+    doc = _gdy_export(live_server.app)
+    assert doc["stakes"] == [{"from_hand": 1, "stake": "0.5"}, {"from_hand": 2, "stake": "2"}]
+    forged = copy.deepcopy(doc)
+    forged["hands"][0]["stake"] = "1000000"
+    answer = api("POST", "/import", raw=_resigned(forged))
+    assert answer.status == 400 and answer.error["code"] == "stake_differs", answer
+    assert answer.error["field"] == "hands.0.stake" and "Hand 1" in answer.error["message"]
+    forged["stakes"][1]["from_hand"] = 1  # a history that does not start at hand 1, or goes back
+    assert api("POST", "/import", raw=_resigned(forged)).status == 400
+    # the twin: the history and the hand changed together is a consistent file: imported, but unsigned
+    forged["stakes"] = [{"from_hand": 1, "stake": "1000000"}, {"from_hand": 2, "stake": "2"}]
+    answer = api("POST", "/import", raw=_resigned(forged))
+    assert answer.status == 201 and answer.json["signed"] is False, answer
+    assert "who played what is as the file says" in answer.json["notes"][0]
+
+
+def test_an_unchanged_export_is_known_as_this_servers_any_other_is_not(api, live_server):
+    doc = _gdy_export(live_server.app)
+    answer = api("POST", "/import", raw=json.dumps(doc).encode())
+    assert answer.status == 201 and answer.json["signed"] is True, answer
+    assert "unchanged since it was exported from here" in answer.json["notes"][0]
+    assert doc["table"]["updated_at"][:10] in answer.json["notes"][0]
+    # the same file signed with another secret (another server): imported, said plainly
+    other = copy.deepcopy(doc)
+    other["signature"] = "hmac-sha256:" + "0" * 64
+    answer = api("POST", "/import", raw=json.dumps(other).encode())
+    assert answer.status == 201 and answer.json["signed"] is False
+    # a changed file whose checksum was made again: the checksum passes, the signature does not
+    changed = copy.deepcopy(doc)
+    changed["table"]["notes"] = "changed"
+    answer = api("POST", "/import", raw=_rechecksummed(changed))
+    assert answer.status == 201 and answer.json["signed"] is False
+
+
+def _rechecksummed(doc: dict) -> bytes:
+    """The attacker's move: the checksum made again, the signature left as it was."""
+    doc = copy.deepcopy(doc)
+    doc["checksum"] = review._checksum(doc)
+    return json.dumps(doc).encode()
+
+
+def test_a_format_1_file_says_on_import_which_stake_it_applied(live_server):
+    doc = _gdy_export(live_server.app)
+    doc["format_version"] = 1
+    for hand in doc["hands"]:
+        del hand["stake"]
+    del doc["stakes"]
+    with live_server.app.test_client() as client:
+        live_server.app.config["WTF_CSRF_ENABLED"] = False
+        try:
+            answer = client.post("/import", data={"file": (io.BytesIO(_resigned(doc)), "night.json")},
+                                 content_type="multipart/form-data", follow_redirects=True)
+        finally:
+            live_server.app.config["WTF_CSRF_ENABLED"] = True
+    text = html.unescape(answer.get_data(as_text=True))
+    assert "every hand was recorded at the table's stake in the file, 2 per point" in text
+    assert "who played what is as the file says" in text
