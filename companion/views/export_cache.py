@@ -4,6 +4,7 @@ written once per table revision, language and build of the app into files in the
 every later client, with or without ``If-None-Match``. Nothing is ever invalidated: every change to a
 table bumps its revision, which is in the key, so a kept file is never stale; the folder is bounded
 (``EXPORT_CACHE_FILES`` files, ``EXPORT_CACHE_MB`` in all, the least recently written go first).
+``EXPORT_CACHE = False`` streams every export afresh instead (as before issue 31).
 
 Concurrent clients of the same uncomputed export wait on one file lock while the first writes it
 (one computation, not eight). Memory stays bounded: the export is written chunk by chunk and sent
@@ -18,7 +19,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from flask import current_app, send_file
+from flask import Response, current_app, send_file, stream_with_context
 
 from .. import ratelimit
 from ..models import Table
@@ -104,6 +105,14 @@ def kept_export(table: Table, kind: str, chunks) -> Path:
 def cached_download(table: Table, kind: str, chunks, content_type: str, filename: str | None = None):
     """The conditional answer of an export (304 for a client holding this revision), its bytes from
     the file kept for the table's revision."""
+    if current_app.config.get("EXPORT_CACHE", True) is False:  # off (a read-only instance folder; the bench)
+        def streamed():
+            response = Response(stream_with_context(chunks()), content_type=content_type)
+            if filename:
+                response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+            return response
+        return conditional(table_etag(table, kind), streamed)
+
     def answer():
         path = kept_export(table, kind, chunks)
         response = send_file(path, mimetype=content_type, conditional=False, etag=False, last_modified=None,
