@@ -4,6 +4,7 @@ from __future__ import annotations
 import secrets
 
 from flask import request
+from flask.views import MethodView
 
 from ... import scoring
 from ...schemas import (MAX_REQUEST_ID, EditHandRequest, HandAnswer, HandChangeAnswer, HandsPageAnswer, HandsQuery,
@@ -68,22 +69,41 @@ def record_hand(data, public_id):
     return merged(hand, created=created, idempotent=idempotent), 201 if created else 200
 
 
-@bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])
-@bp.arguments(EditHandRequest, example={
-    "facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
-    "revision": 1})
-@bp.response(200, HandChangeAnswer)
-@writes
-@bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
-@errors(403, 404, 409, 413)
-def edit_hand(data, public_id, number):
-    """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
+EDIT_EXAMPLE = {"facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
+                "revision": 1}
+
+
+def _edit(data, public_id, number):
     table = _table_or_404(public_id)
     _require_token(table, data)
     _hand_or_404(table, number)
     facts = data["facts"]
-    hand = _scoring_call(scoring.edit_hand, table, number, facts, revision=data["revision"], device=_device(data))
-    return hand
+    return _scoring_call(scoring.edit_hand, table, number, facts, revision=data["revision"], device=_device(data))
+
+
+@bp.route("/tables/<public_id>/hands/<int:number>", endpoint="edit_hand")
+class EditHand(MethodView):
+    """PUT and PATCH edit a hand alike (one endpoint, ``api.edit_hand``); each method has its own
+    operationId in the OpenAPI document (``edit_hand``, ``patch_hand``), which must be unique."""
+
+    @bp.arguments(EditHandRequest, example=EDIT_EXAMPLE)
+    @bp.response(200, HandChangeAnswer)
+    @writes
+    @bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
+    @errors(403, 404, 409, 413)
+    def put(self, data, public_id, number):
+        """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
+        return _edit(data, public_id, number)
+
+    @bp.arguments(EditHandRequest, example=EDIT_EXAMPLE)
+    @bp.response(200, HandChangeAnswer)
+    @writes
+    @bp.doc(operationId="patch_hand", responses={200: {"links": HAND_LINKS}})
+    @errors(403, 404, 409, 413)
+    def patch(self, data, public_id, number):
+        """Edit a hand, the same as PUT (the whole facts and the revision you read; a stale one is a
+        409 with both versions)."""
+        return _edit(data, public_id, number)
 
 
 def _void_or_restore(data, public_id, number, change):

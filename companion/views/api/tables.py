@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import jsonify, request
 
 from ... import review, scoring
+from ...schemas.per_game import import_body_schema
 from ...schemas import (ExportAnswer, ImportAnswer, NewTableRequest, PlayersRequest, SummaryAnswer, TableAnswer,
                         UpdateTableRequest, with_token)
 from ..conditional import conditional, table_etag
@@ -105,7 +106,7 @@ def export_table(public_id):
 @bp.response(201, ImportAnswer)
 @bp.doc(operationId="import_table", requestBody={
     "required": True, "description": "A document from GET /tables/{public_id}/export, unchanged.",
-    "content": {"application/json": {"schema": {"type": "object"}}}})
+    "content": {"application/json": {"schema": import_body_schema()}}})
 @errors(413)
 def import_table():
     """Recreate an exported table under a new id and edit token by replaying it: every hand is recorded
