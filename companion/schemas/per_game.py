@@ -90,15 +90,38 @@ def _not_blank(schema: dict) -> None:
     """A required text is not blank: the server refuses "" and " " where it needs cards or a name."""
     for part in [schema, *schema.get("oneOf", [])]:
         if part.get("type") == "string":
-            part["pattern"] = r"\S"
+            part.setdefault("pattern", NOT_BLANK)
             part["minLength"] = max(1, part.get("minLength", 0))
         elif part.get("type") == "array" and part.get("items", {}).get("type") == "string":
-            part["items"] = {**part["items"], "pattern": r"\S", "minLength": 1}
+            part["items"] = {**part["items"], "minLength": 1}
+            part["items"].setdefault("pattern", NOT_BLANK)
             part["minItems"] = max(1, part.get("minItems", 0))
 
 
+# Readable text: the input guard refuses control characters (tab and newlines aside) in every string
+# of a request (companion/guard.py), so the document says so for every string of a request body.
+READABLE = "^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
+
+
+_CONTROL = "\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f"
+NOT_BLANK = f"^[^{_CONTROL}]*[^\\s{_CONTROL}][^{_CONTROL}]*$"  # readable, and more than spaces
+
+
+def readable_strings(schema) -> None:
+    """Every string of ``schema`` (nested) without a pattern gets :data:`READABLE`."""
+    if isinstance(schema, dict):
+        if schema.get("type") == "string" and "pattern" not in schema and "enum" not in schema:
+            schema["pattern"] = READABLE
+        for value in schema.values():
+            readable_strings(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            readable_strings(item)
+
+
 def strict_per_game(schemas: dict) -> None:
-    """Rewrite the named component schemas in place: one variant per game (see the module)."""
+    """Rewrite the named component schemas in place: one variant per game (see the module); every
+    request's strings readable text."""
     for name in PER_GAME:
         schema = schemas.get(name)
         if not isinstance(schema, dict) or "oneOf" in schema:
@@ -106,6 +129,9 @@ def strict_per_game(schemas: dict) -> None:
         variants = [_variant({**schema, "title": name}, module) for module in ENGINES.values()]
         schemas[name] = {"oneOf": variants, "description": schema.get("description", "") or
                          "One variant per game: the game's presets, house rules and facts."}
+    for name, schema in schemas.items():
+        if name.endswith("Request") or name.endswith("Query"):
+            readable_strings(schema)
 
 
 def import_body_schema() -> dict:

@@ -115,7 +115,7 @@ def _void_or_restore(data, public_id, number, change):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/void", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.arguments(RevisionRequest, example={"revision": 1})
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="void_hand", responses={200: {"links": HAND_LINKS}})
@@ -126,7 +126,7 @@ def void_hand(data, public_id, number):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/restore", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.arguments(RevisionRequest, example={"revision": 1})
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="restore_hand", responses={200: {"links": HAND_LINKS}})
