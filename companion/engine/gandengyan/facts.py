@@ -9,7 +9,7 @@ from .. import described as d
 from ..cards import JOKERS_PER_DECK
 from ..errors import FactsError, raise_all
 from ..text import N_, NP_, Text
-from .rules import PLAYER_RANGE, Rules, as_rules, decks
+from .rules import DEALER_EXTRA, HAND_DEALT, PLAYER_RANGE, Rules, as_rules, decks
 
 MAX_NUMBER = 108  # no count in a hand can exceed two decks' cards
 CARDS_PER_DECK = 54
@@ -354,8 +354,8 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
 def _most_cards(players: int, n_decks: int) -> tuple:
     """(the most cards one hand can hold, the cards left to draw after the deal): the dealer's 6
     and every card of the stock (§3.2: 6 to the dealer, 5 to each other player)."""
-    stock = CARDS_PER_DECK * n_decks - (5 * players + 1)
-    return 6 + max(stock, 0), max(stock, 0)
+    stock = CARDS_PER_DECK * n_decks - (HAND_DEALT * players + DEALER_EXTRA)
+    return HAND_DEALT + DEALER_EXTRA + max(stock, 0), max(stock, 0)
 
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
@@ -370,10 +370,10 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
         if name == dealer:  # the sentence names only a box the table's form shows (shutOutDealerException)
             _fail("dealer_played", f"{base}.played",
                   _E_DEALER_PLAYED if rules.shut_out_dealer_exception else _E_DEALER_NEVER_SHUT_OUT, name=name)
-        if rules.draw_mode == "winnerOnly" and cards != 5:
+        if rules.draw_mode == "winnerOnly" and cards != HAND_DEALT:
             _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
-        if cards < 5:
-            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
+        if cards < HAND_DEALT:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=HAND_DEALT, cards=cards)
     if opening and dealer is None:
         _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
     if opening and name != dealer:
