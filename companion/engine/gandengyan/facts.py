@@ -54,8 +54,12 @@ _E_TWOS_DECK = NP_("{total} 2s held in all, but {decks} deck has only {limit} �
                    "{total} 2s held in all, but {decks} decks have only {limit} — check the 2s.", None)
 _E_CARDS_DECK = NP_("{total} cards left in all, but {decks} deck has only {limit} — check the card counts.",
                     "{total} cards left in all, but {decks} decks have only {limit} — check the card counts.", None)
-_E_CARDS_DEAL = N_("{name}: {cards} cards left, but with {players} players and {decks_cards} cards a hand holds at "
-                   "most {limit} (6 dealt to the dealer plus the {stock} left to draw) — check the cards left.")
+_E_CARDS_DEAL_WINNER = N_("{name}: {cards} cards left, but only a trick's winner draws, one card right after "
+                          "their own play, so a loser ends the hand with at most the {limit} cards dealt (the "
+                          "dealer's extra card goes in the opening lead) — check the cards left.")
+_E_CARDS_DEAL_ALL = N_("{name}: {cards} cards left, but with {players} players the stock holds {stock} cards after the "
+                       "deal, so a loser draws at most {draws} and ends the hand with at most {limit} ({dealt} dealt "
+                       "+ {draws} drawn) — check the cards left.")
 _E_HELD_NATURAL = NP_("{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
                       "{decks} deck has only {limit} — count the jokers in the bomb or check its size.",
                       "{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
@@ -181,12 +185,16 @@ def describe_facts(rules: Rules = None, players: int | None = None) -> d.FactsDe
     form asks for them), with the bounds :func:`validate_facts` uses (:func:`bomb_sizes`,
     :func:`most_jokers`). The same rules and players give the same (cached) description."""
     rules = as_rules(rules)
-    return _describe(rules, decks(rules, players))
+    return _describe(rules, decks(rules, players), most_cards_left(rules, players))
+
+
+CHIP_CARDS = 9  # the form offers cards left up to 9 as chips, then a "10+" chip opens the field
 
 
 @lru_cache(maxsize=64)
-def _describe(rules: Rules, n: int) -> d.FactsDescription:
+def _describe(rules: Rules, n: int, most_cards: int) -> d.FactsDescription:
     needed = needed_facts(rules)
+    more = CHIP_CARDS + 1 if most_cards > CHIP_CARDS else None
     held, played = bomb_sizes(rules, n, False), bomb_sizes(rules, n, True)
     loser = {"skip": "winner"}
     fields = (
@@ -197,7 +205,8 @@ def _describe(rules: Rules, n: int) -> d.FactsDescription:
         d.FactField("winner", d.PLAYER, N_("Who went out first?"), missing=N_("Choose who went out first."),
                     widget="pills", by_seat=True, phrase=N_("went out first"), summary=N_("Winner"), doc='who went out first.'),
         d.FactField("losers.*.cards", d.PER_PLAYER_COUNT, N_("Cards left"), missing=N_("Enter a number."),
-                    low=1, high=MAX_NUMBER, chips=tuple(range(1, 10)), more=10, widget="chips",
+                    low=1, high=most_cards, chips=tuple(range(1, min(most_cards, CHIP_CARDS) + 1)), more=more,
+                    widget="chips",
                     phrase=N_("cards left: {cards}"), **loser, doc='{name: {cards, jokers, twos?, held_bombs?, played?, dealer_only_opening?}}.'),
         d.FactField("losers.*.jokers", d.PER_PLAYER_COUNT, N_("Jokers held"), default=0, high=most_jokers(n),
                     chips=tuple(range(most_jokers(n) + 1)), widget="chips", phrase=N_("jokers held: {jokers}"),
@@ -351,11 +360,36 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
     return held
 
 
-def _most_cards(players: int, n_decks: int) -> tuple:
-    """(the most cards one hand can hold, the cards left to draw after the deal): the dealer's 6
-    and every card of the stock (§3.2: 6 to the dealer, 5 to each other player)."""
-    stock = CARDS_PER_DECK * n_decks - (HAND_DEALT * players + DEALER_EXTRA)
-    return HAND_DEALT + DEALER_EXTRA + max(stock, 0), max(stock, 0)
+def stock_after_deal(players: int, n_decks: int) -> int:
+    """The cards left to draw after the deal (§3.2): every player is dealt :data:`HAND_DEALT`,
+    the dealer :data:`DEALER_EXTRA` more."""
+    return max(CARDS_PER_DECK * n_decks - (HAND_DEALT * players + DEALER_EXTRA), 0)
+
+
+def most_draws(rules: Rules, players: int, n_decks: int) -> int:
+    """The most cards a loser can have drawn beyond those they played (§3.3; docs/engine.md,
+    "The most cards a 干瞪眼 loser holds").
+
+    ``winnerOnly``: 0 — a draw follows the drawer's own play of at least one card.
+    ``all``: every full round of draws gives each player one card (⌊S/n⌋ rounds); in the last,
+    partial round of r cards the trick's winner draws first, so a loser who did not win that
+    trick gets one of them only when r ≥ 2."""
+    if rules.draw_mode == "winnerOnly":
+        return 0
+    rounds, rest = divmod(stock_after_deal(players, n_decks), players)
+    return rounds + (1 if rest >= 2 else 0)
+
+
+def most_cards_left(rules: Rules = None, players: int | None = None) -> int:
+    """The most cards a loser can hold when the hand ends: the :data:`HAND_DEALT` cards dealt (the
+    dealer's extra card goes in the opening lead) plus :func:`most_draws`. ``players=None``: the
+    most at any table these rules seat. The one place the bound is decided: the validator and the
+    hand form's chips and the facts' JSON schema (:func:`describe_facts`) use it."""
+    rules = as_rules(rules)
+    if players is None:
+        low, high = rules.player_range
+        return max(most_cards_left(rules, p) for p in range(low, high + 1))
+    return HAND_DEALT + most_draws(rules, players, decks(rules, players))
 
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
@@ -429,7 +463,7 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_
     cards = _attempt(problems, _cards, entry, name)
     jokers = _attempt(problems, _jokers, entry, name, cards)
     if cards is not None:
-        _attempt(problems, _within_deal, name, cards, n_players, totals.n_decks)
+        _attempt(problems, _within_deal, name, cards, rules, n_players, totals.n_decks)
     totals.add(name, cards, jokers, problems)
     twos = entry.get("twos")
     twos = 0 if twos is None else _attempt(problems, _int, twos, name, "twos", f"{base}.twos", default=0)
@@ -462,11 +496,15 @@ def _played_within_decks(bombs: list, n_decks: int, totals: _Totals) -> None:
               decks=n_decks, limit=jokers)
 
 
-def _within_deal(name: str, cards: int, n_players: int, n_decks: int) -> None:
-    limit, stock = _most_cards(n_players, n_decks)
-    if cards > limit:
-        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
-              players=n_players, decks_cards=CARDS_PER_DECK * n_decks, limit=limit, stock=stock)
+def _within_deal(name: str, cards: int, rules: Rules, n_players: int, n_decks: int) -> None:
+    """A loser's cards left within what the deal and the draws allow (:func:`most_cards_left`)."""
+    limit = most_cards_left(rules, n_players)
+    if cards <= limit:
+        return
+    if rules.draw_mode == "winnerOnly":
+        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL_WINNER, name=name, cards=cards, limit=limit)
+    _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL_ALL, name=name, cards=cards, players=n_players,
+          stock=stock_after_deal(n_players, n_decks), draws=limit - HAND_DEALT, limit=limit, dealt=HAND_DEALT)
 
 
 def validate_facts(facts, rules: Rules = None) -> dict:
