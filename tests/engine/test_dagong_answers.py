@@ -145,3 +145,22 @@ def test_declaration_pins_each_reading():
                 word = dagong.declaration(reading, readings)
                 if word is not None:
                     assert dagong.check("-", text, rules, play_as=word).play == reading
+
+
+# Issue 32 item 3: a 3-card bomb answers a triple read as a triple when bombs start at 3 (the
+# declaration offered is the one check reads as the bomb); each row with its twin.
+@pytest.mark.parametrize("bomb_min, previous_as, hand, kinds", [
+    (3, "triple", "As Ah Ad 6s", ["follow", "bomb_3"]),
+    (4, "triple", "As Ah Ad 6s", ["follow"]),            # twin: three aces are no bomb here
+    (3, "bomb", "As Ah Ad 6s", ["bomb_3"]),              # the table's 5 5 5 is a bomb: only a bomb follows
+    (3, "triple", "4s 4h 4d 6s", ["bomb_3"]),            # a lower triple: only as a bomb
+    (4, "triple", "4s 4h 4d 6s", []),                    # twin
+])
+def test_a_three_card_bomb_answers_a_triple(bomb_min, previous_as, hand, kinds):
+    rules = dagong.Rules(bomb_min=bomb_min)
+    found = dagong.answers("5s 5c 5d", rules, hand=hand, previous_as=previous_as)
+    assert [a.kind for a in found] == kinds
+    for answer in found:  # what is offered is what check says, declared as offered
+        verdict = dagong.check("5s 5c 5d", answer.cards, rules, previous_as=previous_as, play_as=answer.declare)
+        assert verdict.legal and verdict.play == answer.verdict.play
+        assert (answer.kind == "bomb_3") == (verdict.play.type == "bomb")

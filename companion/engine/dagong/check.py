@@ -181,13 +181,20 @@ def declaration(reading: Reading, readings: tuple):
             isinstance(r, Reading) for r in readings):
         raise EngineError(N_("A declaration is asked for a reading of the cards and the readings of those cards."),
                           code="bad_reading", field="reading")
+    for word in declaration_words(reading):
+        chosen = declared_readings(readings, word)
+        if chosen and chosen[0] == reading:
+            return word
+    return None
+
+
+def declaration_words(reading: Reading) -> list:
+    """The declarations that may pin ``reading``, shortest first: the ranks it stands for, its
+    type, and (a 510K) its suits. Which one pins it when following is :func:`judge`'s to say (a
+    bomb of 3 × A declared "A A A" on a triple is read as the triple)."""
     ranks = " ".join(RANK_NAMES[value] for value in reading.values)
     words = [ranks, reading.type]
     if reading.type == "510k":
         suit = reading.get("suit") if reading.get("pure") else None
         words.append(" ".join(f"{RANK_NAMES[v]}{suit or s}" for v, s in zip(reading.values, "shc")))
-    for word in words:
-        chosen = declared_readings(readings, word)
-        if chosen and chosen[0] == reading:
-            return word
-    return None
+    return words
