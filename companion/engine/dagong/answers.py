@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
+from .. import inputs
 from ..cards import ACE, ANY_JOKER, SUITS, TWO, Card, CardError, decks_limit_error
 from ..errors import RulesError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
@@ -38,6 +39,7 @@ class Pool(NamedTuple):
 def kind_of(reading: Reading) -> str:
     """The kind of answer a reading is: "follow" (an ordinary play), "510k", "pure_510k",
     "bomb_<n>", "gunlong", "four_jokers"."""
+    inputs.reading(reading)
     if reading.type not in BOMB_CLASS:
         return "follow"
     if reading.type == "510k":
