@@ -276,11 +276,15 @@ def _players(facts: Mapping, rules: Rules) -> list:
     return list(players)
 
 
-def _people(facts: Mapping, players: list) -> tuple:
-    """(winner, dealer or None, losers mapping), each checked against the players."""
+def _people(facts: Mapping, players: list, problems: list) -> tuple:
+    """(winner or None, dealer or None, losers mapping), each checked against the players. An
+    unknown winner is one of the ``problems``: the losers' facts are still checked, every player
+    with facts counted as a loser (so every error of the hand is said at once)."""
     winner = facts.get("winner")
     if not isinstance(winner, str) or winner not in players:
-        _fail("unknown_winner", "winner", _E_WINNER, name=winner)
+        problems.append(FactsError(Text(_E_WINNER.template, {"name": winner}), code="unknown_winner",
+                                   field="winner"))
+        winner = None
     dealer = facts.get("dealer")
     if dealer == "":
         dealer = None
@@ -289,7 +293,7 @@ def _people(facts: Mapping, players: list) -> tuple:
     losers = facts.get("losers")
     if not isinstance(losers, Mapping):
         _fail("losers_missing", "losers", _E_LOSERS)
-    if winner in losers:
+    if winner is not None and winner in losers:
         _fail("winner_is_loser", f"losers.{winner}", _E_WINNER_LOSER, name=winner)
     for name in losers:
         if name not in players:
@@ -324,15 +328,16 @@ def _cards(entry: dict, name: str) -> int:
     return _int(cards, name, "cards", f"losers.{name}.cards", low=1)
 
 
-def _jokers(entry: dict, name: str, cards: int | None) -> int:
-    """The jokers a loser holds (no more than the cards left, when those are known)."""
-    field = f"losers.{name}.jokers"
+def _jokers(entry: dict, name: str) -> int:
+    """The jokers a loser holds, a whole number (within the cards: :func:`_jokers_within_cards`)."""
     jokers = entry.get("jokers")
-    jokers = 0 if jokers is None else _int(jokers, name, "jokers", field)
-    if cards is not None and jokers > cards:
-        _fail("jokers_exceed_cards", field, _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+    return 0 if jokers is None else _int(jokers, name, "jokers", f"losers.{name}.jokers")
+
+
+def _jokers_within_cards(name: str, jokers: int, cards: int) -> None:
+    if jokers > cards:
+        _fail("jokers_exceed_cards", f"losers.{name}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
               name=name, jokers=jokers, cards=cards)
-    return jokers
 
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
@@ -461,10 +466,14 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_
     entry = _entry(losers, name)
     base = f"losers.{name}"
     cards = _attempt(problems, _cards, entry, name)
-    jokers = _attempt(problems, _jokers, entry, name, cards)
+    jokers = _attempt(problems, _jokers, entry, name)
     if cards is not None:
         _attempt(problems, _within_deal, name, cards, rules, n_players, totals.n_decks)
-    totals.add(name, cards, jokers, problems)
+    beyond = cards is not None and jokers is not None and _attempt(problems, _jokers_within_cards, name, jokers,
+                                                                   cards, default=True)
+    totals.add(name, cards, jokers, problems)  # jokers beyond the cards still count against the decks
+    if beyond:
+        return {}
     twos = entry.get("twos")
     twos = 0 if twos is None else _attempt(problems, _int, twos, name, "twos", f"{base}.twos", default=0)
     if cards is None or jokers is None:
@@ -507,6 +516,13 @@ def _within_deal(name: str, cards: int, rules: Rules, n_players: int, n_decks: i
           stock=stock_after_deal(n_players, n_decks), draws=limit - HAND_DEALT, limit=limit, dealt=HAND_DEALT)
 
 
+def _has_cards(losers: Mapping, name: str) -> bool:
+    """With no winner named, only a player whose cards left are given is checked as a loser (one
+    without may be the winner)."""
+    entry = losers.get(name)
+    return isinstance(entry, Mapping) and entry.get("cards") is not None
+
+
 def validate_facts(facts, rules: Rules = None) -> dict:
     """Check hand facts (§9) and return them normalised (snake_case keys, every optional fact filled).
 
@@ -518,12 +534,12 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     _check_keys(facts)
     players = _players(facts, rules)
     n_decks = decks(rules, len(players))
-    winner, dealer, losers = _people(facts, players)
+    problems: list = []  # every problem of the winner, the losers, the bombs and the tricks, reported at once
+    winner, dealer, losers = _people(facts, players, problems)
     totals = _Totals(n_decks)
-    problems: list = []  # every problem of the losers, the bombs and the tricks, reported at once
     out_losers = {}
     for name in players:
-        if name != winner:
+        if name != winner and (winner is not None or _has_cards(losers, name)):
             out_losers[name] = _attempt(problems, _loser, losers, name, dealer, rules, totals, len(players),
                                         problems)
     bombs = facts.get("bombs_played")
