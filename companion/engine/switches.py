@@ -30,6 +30,17 @@ class Switch:
     choices: tuple = ()
     kind: str = "choice"  # "choice" | "bool" | "int" | "number"
     minimum: float | None = None
+    # ("other_key", value): while that switch has that value this one changes nothing (a page then
+    # leaves it out: "dealer with only the opening lead" while shut-out is off)
+    moot_when: tuple = ()
+
+    def matters(self, rules: Any) -> bool:
+        """Does this switch change anything under ``rules`` (a Rules value or a dict of switches)?"""
+        if not self.moot_when:
+            return True
+        key, value = self.moot_when
+        current = rules.get(key) if isinstance(rules, Mapping) else getattr(rules, key, None)
+        return current != value
 
     def coerce(self, value: Any) -> Any:
         """The value as the Rules hold it, or a RulesError that names the switch and what it takes."""

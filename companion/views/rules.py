@@ -50,6 +50,16 @@ def html_id(anchor: str) -> str:
     return anchor if anchor[:1].isalpha() else f"p{anchor}"
 
 
+@bp.app_template_global()
+def rule_matters(game: str, rules: dict, key: str) -> bool:
+    """Does the house rule ``key`` change anything at a table with ``rules`` (the engine's switch
+    says when it does not)? A key the engine does not know is shown."""
+    from ..engine.common import snake
+
+    switch = ENGINES[game].SWITCHES.get(snake(key)) if game in ENGINES else None
+    return switch is None or switch.matters({snake(k): v for k, v in (rules or {}).items()})
+
+
 def rule_link(game: str, code: str, play_type: str | None = None, table: Table | None = None) -> str:
     """The address of that paragraph (the table's own rules page when the checker knows the table)."""
     anchor = html_id(rule_anchor(game, code, play_type))
@@ -131,6 +141,8 @@ def _switches(module, rules, sentences) -> list[dict]:
     said = {s.switch: s.text for s in sentences}
     out = []
     for key, switch in module.SWITCHES.items():
+        if not switch.matters(rules):  # the engine says it changes nothing under these rules
+            continue
         value = getattr(rules, key, None)
         out.append({"key": key, "value": value, "bool": switch.kind == "bool", "help": switch.help,
                     "sentence": said.get(key), "changed": value != getattr(standard, key, None)})

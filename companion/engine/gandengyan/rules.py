@@ -2,6 +2,8 @@
 number of players each is played by, and how many decks a table uses (§3.1)."""
 from __future__ import annotations
 
+import dataclasses
+
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -89,8 +91,9 @@ SWITCHES: dict[str, Switch] = {s.key: s for s in (
     _ParamSwitch("shut_out", N_("A loser who never played (shut out): 'double' = ×2; 'fixed20' = pays 20 + 10 "
                                 "per bomb; 'threshold:k' = ×2 for any loser with k or more cards."),
                  ("off", "double", "fixed20", "threshold:5")),
-    _bool("shut_out_dealer_exception", N_("With shut-out ×2: a dealer whose only play was the opening lead "
-                                          "counts as shut out.")),
+    dataclasses.replace(_bool("shut_out_dealer_exception", N_("With shut-out ×2: a dealer whose only play was the "
+                                                              "opening lead counts as shut out.")),
+                        moot_when=("shut_out", "off")),
     _ParamSwitch("cap", N_("Upper limit: 'perLoser:x' = no loser pays more than x; 'multiplier:x' = the "
                            "total multiple (cards included) is at most x."),
                  ("none", "perLoser:20", "multiplier:64")),
