@@ -40,4 +40,13 @@ def test_screens(browser, live_server, lang, scheme):
     page.wait_for_load_state("networkidle")
     page.locator("details#holder > summary").click()
     shot("holder-change", full=False)
+    page.fill("#table-pin", "1234567")
+    page.click("#set-pin")
+    page.locator("#table-pin-error").scroll_into_view_if_needed()
+    shot("pin-error", full=False)
+    page.goto(f"{live_server}/t/{public_id}/summary")
+    page.evaluate("document.documentElement.style.setProperty('font-size', '200%', 'important');"
+                  "window.dispatchEvent(new Event('resize'))")
+    page.locator(".scroll-x").first.scroll_into_view_if_needed()
+    shot("summary-200", full=False)
     ctx.close()
