@@ -81,7 +81,7 @@ class HandSettlement:
     ``earlier``: for a hand the current engine refuses (it was recorded under earlier rules, which
     accepted it), the engine's refusal (an EngineError: its message is the reason); then the steps
     are those of the engine's reading of the hand as it was recorded (``settle_as_recorded``, when
-    the game has one and it gives the stored points), else none, and the points are the stored ones."""
+    it gives the stored points), else none, and the points are the stored ones."""
 
     steps: list
     points: dict = field(default_factory=dict)
@@ -100,12 +100,12 @@ class HandSettlement:
 
 def as_recorded(table: Table, facts: Any, stake: Any = 1):
     """The engine's reading of a stored hand it now refuses, as the earlier engine that accepted it
-    settled it (the game's ``settle_as_recorded``), or None when the game has none or it refuses too."""
-    reader = getattr(engine_for(table.game), "settle_as_recorded", None)
-    if reader is None or not isinstance(facts, dict):
+    settled it (the game's ``settle_as_recorded``), or None when that refuses it too."""
+    if not isinstance(facts, dict):
         return None
     try:
-        return reader(json.loads(json.dumps(facts)), table_rules(table), stake=stake if stake else 1)
+        return engine_for(table.game).settle_as_recorded(json.loads(json.dumps(facts)), table_rules(table),
+                                                         stake=stake if stake else 1)
     except (EngineError, TypeError, ValueError):
         return None
 
@@ -129,11 +129,22 @@ def hand_settlement(table: Table, hand, points: dict | None = None) -> HandSettl
                           hand.next_dealer, {}, earlier)
 
 
-def _settle_points(table: Table, facts: dict):
-    """Settle in points (stake 1): the engine's settle validates the facts, once."""
+def _settle_points(table: Table, facts: dict, *, as_recorded: bool = False):
+    """Settle in points (stake 1): the engine's settle validates the facts, once. ``as_recorded``:
+    facts that were stored before (an unchanged correction, an undo, an exported hand imported
+    back): when today's engine refuses them, its reading of them as recorded under earlier rules
+    (the game's ``settle_as_recorded``) is used; never for a new hand."""
     module = engine_for(table.game)
     rules = table_rules(table)
-    settlement = module.settle(facts, rules, stake=1)
+    try:
+        settlement = module.settle(facts, rules, stake=1)
+    except EngineError as refusal:
+        if not as_recorded:
+            raise
+        try:
+            settlement = module.settle_as_recorded(facts, rules, stake=1)
+        except EngineError:
+            raise refusal from None
     points = {name: int(settlement.points.get(name, 0)) for name in facts["players"]}
     if sum(points.values()) != 0:  # the engine is zero-sum; refuse to store anything else
         raise ScoringError(N_("The settlement does not add up to zero; nothing was saved."),
