@@ -58,3 +58,33 @@ def test_the_hand_page_keeps_its_stake_and_its_players_after_a_rename(client, gd
     assert 'data-player="Cyrus"' in block and 'data-player="Eve"' not in block
     assert before.split('id="hand-deltas"', 1)[1].split("</table>", 1)[0].replace("Cy", "Cyrus") == block
     assert "How it was counted" in after
+
+
+def test_the_chart_starts_each_line_where_its_player_joined_and_stops_where_they_left(client, gdy):
+    from companion import review
+
+    evening(gdy)
+    numbers, series, thinned = review.chart_series(gdy)
+    assert numbers == [0, 1, 2, 3] and not thinned
+    # Ann +6 −2 −1; Eve (joined for hand 2) +8 −3; Di (left after hand 2) −2 −4.
+    assert series["Ann"] == [0, 6, 4, 3]
+    assert series["Eve"] == [None, None, 8, 5]
+    assert series["Di"] == [0, -2, -6, None]
+    numbers, series, thinned = review.chart_series(gdy, points=2)  # thinned: the same hands for everyone
+    assert numbers == [0, 2, 3] and thinned and series["Eve"] == [None, 8, 5] and series["Di"] == [0, -6, None]
+    page = client.get(f"/t/{gdy.public_id}/chart").get_data(as_text=True)
+    # A tap on hand 1 leads to everyone's total at hand 1; Eve was not there.
+    assert 'href="#at-hand-1"' in page and 'aria-label="Hand 1"' in page
+    row = page.split('id="at-hand-1"', 1)[1].split("</li>", 1)[0]
+    assert "<bdi>Eve</bdi>" in row and "not at this hand" in row and "+6" in row
+
+
+def test_the_chart_has_no_white_box_and_its_legend_fits(client, gdy):
+    from companion.views.chart import legend_columns
+
+    evening(gdy)
+    css = client.get("/review/chart.css").get_data(as_text=True)
+    assert "#ffffff" not in css.lower() and "prefers-color-scheme: dark" in css
+    assert legend_columns(["Ann", "Bo", "Cy", "Eve"]) == 2
+    assert legend_columns(["Ann", "Bo", "Cy", "Dorothea Longname"]) == 1  # would be cut in half a line
+    assert legend_columns(["李小龙李小龙", "Bo", "Cy", "Di"]) == 1  # 12 wide: CJK counts twice
