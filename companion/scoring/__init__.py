@@ -44,7 +44,7 @@ from .settling import (HandSettlement, as_recorded, facts_digest, hand_settlemen
                        settlement_for)
 from .totals import StakeChange, Standing, in_money, player_totals, points_and_money, stake_changes, standings
 from .tables import (archive_table, check_edit_token, create_table, delete_table, get_table, purge_deleted,
-                     recently_deleted, remove_tables, table_problems, tables_by_public_id, unarchive_table,
+                     recently_deleted, rematch_table, remove_tables, table_problems, tables_by_public_id, unarchive_table,
                      undelete_deadline, undelete_minutes_left, undelete_table, update_table)
 from .text import clean_person_name, parse_stake
 from .transactions import check_open, commit, discard_changes, lock_table, saved_in_this_request
@@ -58,7 +58,7 @@ __all__ = ['ACTIVE', 'add_ruling', 'answer_play', 'AnswerSet', 'archive_table', 
            'latest_hand_number', 'lock_table', 'NAME_MAX', 'next_undo', 'normalize_facts', 'NOTE', 'NOTES_MAX',
            'NotFound', 'parse_stake', 'pins', 'player_changes', 'PLAYER_NAME_MAX', 'player_totals', 'PlayerChange',
            'players_problems', 'points_and_money', 'purge_deleted', 'PURGE_EVERY_SECONDS', 'readings_of',
-           'recently_deleted', 'record_hand', 'record_hand_once', 'remove_tables', 'restore_hand', 'safe_settlement',
+           'recently_deleted', 'record_hand', 'rematch_table', 'record_hand_once', 'remove_tables', 'restore_hand', 'safe_settlement',
            'saved_in_this_request', 'ScoringError', 'seated_successor', 'settle_facts', 'settlement_for',
            'stake_changes', 'StakeChange', 'Standing', 'standings', 'start_request', 'table_problems', 'table_rules',
            'tables_by_public_id', 'unarchive_table', 'undelete_deadline', 'undelete_minutes_left', 'undelete_table',
