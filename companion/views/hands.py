@@ -33,7 +33,9 @@ def _hand(table: Table, number: int) -> Hand:
 
 
 def _render_form(table, form, *, hand=None, status=200, duplicate=None):
+    earlier = scoring.hand_settlement(table, hand).earlier if hand is not None else None  # recorded under earlier rules
     return render_template("hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
+                           earlier=engine_message(earlier) if earlier is not None else None,
                            edit_key=access.edit_token(table),
                            dealer=scoring.current_dealer(table)), status
 

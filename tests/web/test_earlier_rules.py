@@ -14,7 +14,7 @@ from pathlib import Path
 from flask_migrate import upgrade
 from sqlalchemy import text
 
-from companion import review, scoring
+from companion import access, review, scoring
 from companion.extensions import db
 
 FIXTURE = Path(__file__).parent / "fixtures" / "earlier_rules_a8feb7a0cc4d.sqlite"
@@ -79,7 +79,7 @@ def _all_tables():
     return list(db.session.scalars(db.select(Table)))
 
 
-def test_an_early_database_with_hands_under_earlier_rules_reads_in_every_view(app, client, schema_rebuilt):
+def test_an_early_database_with_hands_under_earlier_rules_reads_in_every_view(app, client, schema_rebuilt, writer):
     try:
         assert _upgraded(app) == []  # every hand settles, today or as it was recorded: nothing to report
         with app.app_context():
@@ -112,6 +112,11 @@ def test_an_early_database_with_hands_under_earlier_rules_reads_in_every_view(ap
             copy = scoring.import_document(document)
             assert {s.name: s.points for s in scoring.standings(copy)} == {"Ann": -5, "Bo": 13, "Cy": -5, "Di": -3}
             assert json.loads(document)["hands"][1]["facts"]["order"] == ["Ann", "Cy", "Bo", "Di"]
+            # The form to correct it says so too.
+            access.reset_token(dg)  # a table of that time: its old token cannot be shown again
+            writer(dg)
+            form = client.get(f"{base}/hands/2/edit").get_data(as_text=True)
+            assert 'id="earlier-rules"' in form and "the finishing order stops at" in form
             # Renaming a player is not blocked by them; saving one unchanged is not refused.
             scoring.change_players(dg, [{"name": "Anna", "was": "Ann"}, "Bo", "Cy", "Di"])
             hand2 = scoring.get_hand(dg, 2)
