@@ -79,7 +79,7 @@ def chart_series(table: Table, points: int = CHART_POINTS) -> ChartSeries:
     has a value only at the hands they played (None elsewhere: the line starts at the hand where
     they joined and stops where they left); those who played the first hand start from 0 before
     it. Long tables are thinned in SQL to about ``points`` hands (the same hands for everyone,
-    evenly spread, the last one always shown), so the chart stays light. One statement."""
+    evenly spread, the last one always shown), so the chart stays light. Two statements (the count, the series)."""
     active = int(db.session.scalar(select(func.count(Hand.id))
                                    .where(Hand.table_id == table.id, Hand.status == ACTIVE)) or 0)
     names = {p.id: p.name for p in table.players}
@@ -87,16 +87,20 @@ def chart_series(table: Table, points: int = CHART_POINTS) -> ChartSeries:
     if not active:
         return ChartSeries(numbers, {}, False)
     step = max(1, -(-active // max(1, points)))
-    index = func.dense_rank().over(order_by=Hand.number)  # the hand's place among the active hands
+    counted = (Hand.table_id == table.id, Hand.status == ACTIVE)
     running = func.sum(HandDelta.points).over(partition_by=HandDelta.player_id, order_by=Hand.number)
-    first = func.min(Hand.number).over(partition_by=HandDelta.player_id)
-    sub = (select(Hand.number.label("number"), HandDelta.player_id.label("player_id"), index.label("i"),
-                  running.label("total"), first.label("first"), func.min(Hand.number).over().label("opening"))
-           .join(Hand, Hand.id == HandDelta.hand_id)
-           .where(Hand.table_id == table.id, Hand.status == ACTIVE).subquery())
-    query = (select(sub.c.number, sub.c.player_id, sub.c.total, sub.c.first, sub.c.opening)
-             .where(or_(sub.c.i % step == 0, sub.c.i == active))
-             .order_by(sub.c.number, sub.c.player_id))
+    sub = (select(Hand.number.label("number"), HandDelta.player_id.label("player_id"), running.label("total"))
+           .join(Hand, Hand.id == HandDelta.hand_id).where(*counted).subquery())
+    first = (select(HandDelta.player_id.label("player_id"), func.min(Hand.number).label("first"))
+             .join(Hand, Hand.id == HandDelta.hand_id).where(*counted).group_by(HandDelta.player_id).subquery())
+    opening = select(func.min(Hand.number)).where(*counted).scalar_subquery()
+    query = (select(sub.c.number, sub.c.player_id, sub.c.total, first.c.first, opening)
+             .join(first, first.c.player_id == sub.c.player_id).order_by(sub.c.number, sub.c.player_id))
+    if step > 1:  # the same hands for everyone: every step-th active hand, and the last
+        place = (select(Hand.number.label("number"), func.row_number().over(order_by=Hand.number).label("i"))
+                 .where(*counted).subquery())
+        query = query.where(sub.c.number.in_(select(place.c.number).where(or_(place.c.i % step == 0,
+                                                                                place.c.i == active))))
     cells: dict[str, dict[int, int]] = {}
     for number, player_id, total, first_hand, opening in db.session.execute(query):
         if numbers[-1] != number:
