@@ -128,7 +128,8 @@ def running_totals_svg(numbers: list[int], series: dict[str, list[int | None]], 
     desc_el.text = desc
     root.insert(0, desc_el)
     root.insert(0, title_el)
-    root.set("role", "img")
+    # An image, or, with a link per hand (``tap``), a group whose links a screen reader can reach.
+    root.set("role", "img" if tap is None else "group")
     root.set("aria-labelledby", f"{chart_id}-title {chart_id}-desc")
     root.set("class", (root.get("class", "") + " running-totals").strip())
     ET.register_namespace("", "http://www.w3.org/2000/svg")
