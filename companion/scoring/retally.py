@@ -1,8 +1,8 @@
 """The review figures (``hand_tallies``) of every stored hand written again by the engine, for the
 migrations: each hand is settled with its own facts (its own players) under its table's pinned
 rules; a hand today's engine refuses but that was recorded under earlier rules is read as it was
-recorded (the game's ``settle_as_recorded``). A hand that cannot be settled at all keeps no figure
-and is REPORTED (a warning naming the table and the hand, and the returned list): no hand is
+recorded (the game's ``settle_as_recorded``). A hand that cannot be settled at all gets no new
+figures and is REPORTED (a warning naming the table and the hand, and the returned list): no hand is
 skipped silently. Plain SQL on the migration's connection (no models: the schema is the
 migration's, not today's)."""
 from __future__ import annotations
@@ -43,7 +43,7 @@ def write_tallies(conn, *, replace: bool = False) -> list[tuple[str, int, str]]:
         players.setdefault(row.table_id, {})[row.name] = row.id
     rules_of: dict = {}
     insert = sa.text("INSERT INTO hand_tallies (hand_id, player_id, figure, count) VALUES (:h, :p, :f, :c)")
-    failed = []
+    failed, settled, rows = [], [], []
     for hand in conn.execute(sa.text("SELECT id, table_id, number, facts FROM hands ORDER BY id")).fetchall():
         public_id, game, rules = tables[hand.table_id]
         module = ENGINES.get(game)
@@ -56,16 +56,19 @@ def write_tallies(conn, *, replace: bool = False) -> list[tuple[str, int, str]]:
         except (EngineError, AttributeError, TypeError, ValueError, KeyError) as error:
             reason = str(getattr(error, "message", error))
             failed.append((public_id, hand.number, reason))
-            LOG.warning("hand_tallies: table %s, hand %s could not be settled again, so it counts in no summary "
-                        "figure (its points still count): %s", public_id, hand.number, reason)
+            LOG.warning("hand_tallies: table %s, hand %s could not be settled again: its review figures were not "
+                        "written (its points still count): %s", public_id, hand.number, reason)
             continue
-        if replace:
-            conn.execute(sa.text("DELETE FROM hand_tallies WHERE hand_id = :h"), {"h": hand.id})
-        rows = [{"h": hand.id, "p": players[hand.table_id][name], "f": figure, "c": int(count)}
-                for name, counts in tallies.items() if name in players.get(hand.table_id, {})
-                for figure, count in counts.items() if count]
-        if rows:
-            conn.execute(insert, rows)
+        settled.append(hand.id)
+        rows += [{"h": hand.id, "p": players[hand.table_id][name], "f": figure, "c": int(count)}
+                 for name, counts in tallies.items() if name in players.get(hand.table_id, {})
+                 for figure, count in counts.items() if count]
+    for start in range(0, len(settled), 500):  # a few statements, whatever the number of hands
+        if replace:  # only the hands settled again: one that failed keeps the figures it had
+            conn.execute(sa.text("DELETE FROM hand_tallies WHERE hand_id IN :ids")
+                         .bindparams(sa.bindparam("ids", expanding=True)), {"ids": settled[start:start + 500]})
+    for start in range(0, len(rows), 2000):
+        conn.execute(insert, rows[start:start + 2000])
     if failed:
         LOG.warning("hand_tallies: %s hand(s) could not be settled again (listed above).", len(failed))
     return failed
