@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the tests need from Debian when it is missing: Chromium (browser tests),
-# PostgreSQL (the PostgreSQL run) and a CJK font (Chinese names in the browser screenshots). Without root or apt it says what is missing and goes on;
+# PostgreSQL (the PostgreSQL run), wrk (the smoke test of make load) and a CJK font (Chinese names in the browser screenshots). Without root or apt it says what is missing and goes on;
 # the browser tests then skip with that reason (never in CI, where CI=true makes them fail).
 # With arguments only those are checked: `make load` runs `scripts/system_deps.sh wrk`.
 set -u
 need=()
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk)
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium postgresql fonts-noto-cjk wrk)  # wrk: the make load smoke test
 for package in "${wanted[@]}"; do
   case "$package" in
     chromium) [ -x /usr/lib/chromium/chromium ] || [ -x /usr/bin/chromium ] || need+=(chromium) ;;
