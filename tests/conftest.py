@@ -34,7 +34,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
 # first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
 # each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
-FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/e2e/")
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/deploy/", "tests/e2e/")
 SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
 
 _durations = None      # the file of TEST_DURATIONS
