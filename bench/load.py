@@ -244,13 +244,13 @@ def postmaster_pid(url: str) -> int | None:
     from sqlalchemy.engine import make_url
 
     plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(plain) as conn:
+    with psycopg.connect(plain) as conn:  # read while the backend lives
         backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
-    try:
-        with open(f"/proc/{backend}/stat") as fh:
-            return int(fh.read().rsplit(")", 1)[1].split()[1])
-    except OSError:  # another machine
-        return None
+        try:
+            with open(f"/proc/{backend}/stat") as fh:
+                return int(fh.read().rsplit(")", 1)[1].split()[1])
+        except OSError:  # another machine
+            return None
 
 
 def wrk(base: str, tables_file: str, seconds: int, rate: float = 0, hello: bool = False,
@@ -279,6 +279,9 @@ def wrk(base: str, tables_file: str, seconds: int, rate: float = 0, hello: bool 
     r["errors"] = int(r["socket_errors"] + r["bad"])
     r["client_cpu"] = 100 * (usage.ru_utime + usage.ru_stime) / wall
     r["server_cpu"] = 100 * (cpu_seconds(app_pids) - app_before) / wall
+    # requests per CPU second of the server (and database): what a busy machine's scheduler changes least
+    used = (cpu_seconds(app_pids) - app_before) + ((cpu_seconds(db_pids) - db_before) if db_pids else 0)
+    r["per_cpu"] = r["requests"] / used if used > 0 else 0.0
     r["db_cpu"] = 100 * (cpu_seconds(db_pids) - db_before) / wall if db_pids else None
     r["load"] = load_average()
     return r
@@ -300,7 +303,9 @@ def ceiling(app_base: str, hello_base: str, seeder: Seeder, app_pids, hello_pids
     for r in apps + hellos:
         r["tables"] = tables_for(r["rps"])
     ratios = [a["rps"] / h["rps"] for a, h in zip(apps, hellos)]
-    return {"app": apps, "hello": hellos, "ratio": (statistics.median(ratios), min(ratios), max(ratios))}
+    cpu_ratios = [a["per_cpu"] / h["per_cpu"] for a, h in zip(apps, hellos) if h["per_cpu"]]
+    return {"app": apps, "hello": hellos, "ratio": (statistics.median(ratios), min(ratios), max(ratios)),
+            "cpu_ratio": (statistics.median(cpu_ratios), min(cpu_ratios), max(cpu_ratios)) if cpu_ratios else (0, 0, 0)}
 
 
 def settle(base: str) -> None:
@@ -371,7 +376,7 @@ def report_ceiling(label: str, c: dict) -> None:
           f"{TABLES} tables of {TABLE_HANDS} hands); N = req/s × 60 / 85; {ROUNDS} rounds of {SECONDS} s, "
           f"app and hello in turns")
     print(f"{'':<7} {'req/s':>7} {'N':>6} {'p50':>6} {'p99':>6} {'hand50':>6} {'hand99':>6} {'polls':>7} {'304s':>5} "
-          f"{'pages':>6} {'hands':>5} {'err':>4} {'client':>6} {'server':>6} {'db':>5}  load average")
+          f"{'pages':>6} {'hands':>5} {'err':>4} {'client':>6} {'server':>6} {'db':>5} {'req/CPU-s':>9}  load average")
     for name in ("app", "hello"):
         for r in c[name]:
             db = f"{r['db_cpu']:>4.0f}%" if r["db_cpu"] is not None else f"{'–':>5}"
@@ -379,12 +384,16 @@ def report_ceiling(label: str, c: dict) -> None:
             print(f"{name:<7} {r['rps']:>7.0f} {r['tables']:>6.0f} {r['p50']:>6.1f} {r['p99']:>6.1f} "
                   f"{r['record_p50']:>6.1f} {r['record_p99']:>6.1f} {r['polls']:>7.0f} {share:>5.0%} {r['pages']:>6.0f} "
                   f"{r['records']:>5.0f} {r['errors']:>4} "
-                  f"{r['client_cpu']:>5.0f}% {r['server_cpu']:>5.0f}% {db}  {r['load']}")
+                  f"{r['client_cpu']:>5.0f}% {r['server_cpu']:>5.0f}% {db} {r['per_cpu']:>9.0f}  {r['load']}")
     n_app, n_hello = median_of(c["app"], "tables"), median_of(c["hello"], "tables")
     ratio = c["ratio"]
     print(f"{label}: N_app {n_app[0]:,.0f} ({n_app[1]:,.0f}–{n_app[2]:,.0f}), N_hello {n_hello[0]:,.0f} "
           f"({n_hello[1]:,.0f}–{n_hello[2]:,.0f}), ratio {ratio[0]:.2f} ({ratio[1]:.2f}–{ratio[2]:.2f}); "
           f"hand p99 {median_of(c['app'], 'record_p99')[0]:.0f} ms; load average {load_average()}")
+    cpu = c["cpu_ratio"]
+    print(f"{label}: requests per CPU second of the server{' and the database' if c['app'][0]['db_cpu'] is not None else ''}: "
+          f"app {median_of(c['app'], 'per_cpu')[0]:,.0f}, hello {median_of(c['hello'], 'per_cpu')[0]:,.0f}, "
+          f"ratio {cpu[0]:.2f} ({cpu[1]:.2f}–{cpu[2]:.2f}) (on a busy machine the scheduler moves req/s more than this)")
 
 
 def main() -> int:
@@ -436,13 +445,13 @@ def main() -> int:
                 if process.poll() is None:
                     stop(process)
     print(f"\nmake load: capacity (tables, median of {ROUNDS}; load average now {load_average()})")
-    print("| database | N_app (ceiling) | N_hello | ratio | tables held at p99 ≤ "
+    print("| database | N_app (ceiling) | N_hello | ratio | ratio per CPU second | tables held at p99 ≤ "
           f"{P99_MS:.0f} ms (app / hello) | hand p99 at the ceiling |")
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for kind, (c, held) in summary.items():
         n_app, n_hello = median_of(c["app"], "tables")[0], median_of(c["hello"], "tables")[0]
         print(f"| {kind} | {n_app:,.0f} | {n_hello:,.0f} | {c['ratio'][0]:.2f} ({c['ratio'][1]:.2f}–"
-              f"{c['ratio'][2]:.2f}) | {held:,} / {hello_held:,} | {median_of(c['app'], 'record_p99')[0]:.0f} ms |")
+              f"{c['ratio'][2]:.2f}) | {c['cpu_ratio'][0]:.2f} | {held:,} / {hello_held:,} | {median_of(c['app'], 'record_p99')[0]:.0f} ms |")
     print(f"\nmake load: {time.monotonic() - started:.0f} s in all")
     return 0
 
