@@ -23,7 +23,7 @@ gunicorn answering the same requests:
 
 Every line carries the load average and the CPU of the client (wrk), the server (gunicorn's
 processes) and, for PostgreSQL, the database (the postmaster's processes), in % of one core.
-``LOAD_TINY=1`` runs a seconds-long version (2 tables of 2 hands, 1 round of 1 s, one step of 2 tables): the
+``LOAD_TINY=1`` (or ``BENCH_TINY=1``) runs a seconds-long version (2 tables of 2 hands, 1 round of 1 s, one step of 2 tables): the
 smoke test ``tests/web/test_load_smoke.py`` runs it. Loopback only.
 """
 from __future__ import annotations
@@ -45,7 +45,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SECRET_KEY", "load-test-secret")
 
-TINY = os.environ.get("LOAD_TINY") == "1"
+from bench.sizes import TINY as BENCH_TINY  # noqa: E402  (BENCH_TINY=1: the suite runs every bench script small)
+
+TINY = os.environ.get("LOAD_TINY") == "1" or BENCH_TINY
 _DEFAULTS = {"TABLES": "2", "TABLE_HANDS": "2", "SECONDS": "1", "STEP_SECONDS": "1", "ROUNDS": "1",
              "STEPS": "2"} if TINY else \
     {"TABLES": "100", "TABLE_HANDS": "20", "SECONDS": "10", "STEP_SECONDS": "5", "ROUNDS": "3",

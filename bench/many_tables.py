@@ -19,12 +19,15 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SECRET_KEY", "bench-secret")
-os.environ.setdefault("LOAD_TABLE_HANDS", "4")
+
+from bench.sizes import TINY, size  # noqa: E402
+
+os.environ.setdefault("LOAD_TABLE_HANDS", "2" if TINY else "4")
 
 from bench import load  # noqa: E402  (the same seeding as make load)
 
-COUNTS = [int(n) for n in os.environ.get("MANY_TABLES", "100,400,800").split(",")]
-ROUNDS = int(os.environ.get("MANY_ROUNDS", "3"))
+COUNTS = [int(n) for n in size("MANY_TABLES", "100,400,800", "2,4").split(",")]
+ROUNDS = size("MANY_ROUNDS", 3, 1)
 
 
 def main() -> int:

@@ -32,10 +32,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bench import load  # noqa: E402  (the same seeding, server and mix as make load)
+from bench.sizes import TINY, size  # noqa: E402
 
-TABLES = int(os.environ.get("PROFILE_TABLES", "100"))
-SECONDS = int(os.environ.get("PROFILE_SECONDS", "20"))
-TOP = int(os.environ.get("PROFILE_TOP", "12"))
+TABLES = size("PROFILE_TABLES", 100, 2)
+SECONDS = size("PROFILE_SECONDS", 20, 4)
+TOP = size("PROFILE_TOP", 12, 5)
 PY_SPY = os.path.join(os.path.dirname(sys.executable), "py-spy")
 
 PARTS = [  # (part, test on a frame "function (file:line)"), the first that any frame matches wins
@@ -127,7 +128,8 @@ def main() -> int:
             load.warm(base, seeder.ensure(TABLES))
             tables = seeder.ensure(TABLES)
             samples = {}
-            for mode, extra in (("cpu", []), ("wall", ["--idle"])):
+            modes = (("cpu", []), ("wall", ["--idle"]))
+            for mode, extra in modes[:1] if TINY else modes:  # BENCH_TINY: the CPU profile only
                 raw = os.path.join(tmp, f"{mode}.txt")
                 spy = subprocess.Popen([PY_SPY, "record", "--pid", str(server.pid), "--subprocesses", "--threads",
                                         "-r", "200", "-d", str(SECONDS), "-f", "raw", "-o", raw, "--nonblocking",

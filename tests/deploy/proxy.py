@@ -1,4 +1,5 @@
-"""The real deployment for tests: Debian's nginx with the repository's own deploy/nginx.conf, TLS
+"""The real deployment for tests: Debian's nginx with the repository's own deploy/nginx.conf (and
+Caddy with deploy/Caddyfile, for the plain-client checks), TLS
 with a certificate from a throwaway CA (openssl), in front of one or more gunicorn upstreams
 (scripts/gunicorn_conf.py), and Chromium trusting that CA through a private NSS database under a
 temporary HOME, with a test host name mapped to loopback (``--host-resolver-rules``).
@@ -16,6 +17,13 @@ Reusable::
 ``https_proxy`` takes the list of upstream ports (nginx balances over them, one ``server`` line
 each); ``proxy.url`` is ``https://cards.test:PORT``, the app's ``PUBLIC_URL``. The fixture
 ``deployment`` (tests/deploy/conftest.py) is one gunicorn behind the proxy, made once per module.
+
+Why nginx for the browser journeys: measured on the shared 2-core machine (load average 5–10), a
+CA, a host certificate and the NSS database from openssl/certutil take 0.4 s and nginx answers its
+first TLS handshake 0.25 s after start; Caddy with its internal CA answered in 0.13 s, but names its
+CA per data folder and gives no `nginx -t`-like check of the README's file. Both are fast; nginx
+with openssl names the host freely and checks the file, so the journeys use it and Caddy gets the
+plain-client checks of deploy/Caddyfile.
 
 The site file is deploy/nginx.conf itself: only the host name, the listening addresses, the
 certificate paths and the upstream lines are replaced, each replacement checked, so the file the
@@ -43,19 +51,23 @@ HOST = "cards.test"  # .test is reserved (RFC 2606): never a real name
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.path.exists(p)), None)
 CERTUTIL = shutil.which("certutil")
 OPENSSL = shutil.which("openssl")
+CADDYFILE = ROOT / "deploy" / "Caddyfile"
+CADDY = shutil.which("caddy")
 
 
-def missing_tools() -> list[str]:
-    """The Debian packages the deployment tests need and that are not installed."""
-    return [package for tool, package in ((NGINX, "nginx"), (CERTUTIL, "libnss3-tools"), (OPENSSL, "openssl"))
-            if tool is None]
+TOOLS = {"nginx": NGINX, "libnss3-tools": CERTUTIL, "openssl": OPENSSL, "caddy": CADDY}  # package: its program
 
 
-def require_tools() -> None:
-    """Skip without nginx, certutil or openssl (saying what to install); fail when CI is set."""
+def missing_tools(packages=("nginx", "libnss3-tools", "openssl")) -> list[str]:
+    """Those of the Debian ``packages`` the deployment tests need that are not installed."""
+    return [package for package in packages if TOOLS[package] is None]
+
+
+def require_tools(packages=("nginx", "libnss3-tools", "openssl")) -> None:
+    """Skip without them (saying what to install); fail when CI is set."""
     import pytest
 
-    missing = missing_tools()
+    missing = missing_tools(packages)
     if missing:
         reason = f"not installed: {' '.join(missing)} (scripts/system_deps.sh installs them): deployment tests skipped"
         if os.environ.get("CI"):
@@ -215,8 +227,8 @@ class Proxy:
 
 
 def _nginx_ready(proc: subprocess.Popen, port: int, certs: Certs, host: str) -> bool:
-    """True once a TLS handshake on ``port`` shows our certificate (so it is this nginx, not
-    whoever else took the port); False if nginx exited (e.g. the port was taken) or 20 s passed."""
+    """True once a TLS handshake on ``port`` shows our certificate (so it is this proxy, not
+    whoever else took the port); False if the proxy exited (e.g. the port was taken) or 20 s passed."""
     context = ssl.create_default_context(cafile=str(certs.ca))
     deadline = time.time() + 20
     while time.time() < deadline:
@@ -262,6 +274,52 @@ def https_proxy(upstream_ports: Sequence[int], folder: Path, *, host: str = HOST
         yield Proxy(host, https_port, http_port, certs, folder, list(upstream_ports))
     finally:
         proc.terminate()  # SIGTERM: fast shutdown
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+def caddy_config(upstream_ports: Sequence[int], *, https_port: int, host: str = HOST) -> str:
+    """deploy/Caddyfile for this machine: the site on ``host``:``https_port`` with Caddy's internal
+    CA instead of Let's Encrypt, and the upstreams; nothing else changes. Global options: no admin
+    port, no trust-store install, no port-80 redirect listener."""
+    text = CADDYFILE.read_text()
+    text = _replace(text, "\ncards.example.org {\n", f"\nhttps://{host}:{https_port} {{\n\ttls internal\n")
+    text = _replace(text, "reverse_proxy 127.0.0.1:8000", "reverse_proxy " + " ".join(f"127.0.0.1:{p}" for p in upstream_ports))
+    return "{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n}\n" + text
+
+
+@contextmanager
+def caddy_proxy(upstream_ports: Sequence[int], folder: Path, *, host: str = HOST) -> Iterator[Proxy]:
+    """Caddy (deploy/Caddyfile, its internal CA under ``folder``) in front of ``upstream_ports``;
+    yields a :class:`Proxy` whose ``certs.ca`` is Caddy's root (for :meth:`Proxy.request`; no NSS
+    database: the browser journeys use nginx)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+           "XDG_CONFIG_HOME": str(folder / "config")}
+    root = folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    for _ in range(5):
+        port = free_port()
+        (folder / "Caddyfile").write_text(caddy_config(upstream_ports, https_port=port, host=host))
+        with open(folder / "caddy.log", "wb") as log:
+            proc = subprocess.Popen([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+                                    env=env, stdout=log, stderr=log)
+        deadline = time.time() + 20
+        while time.time() < deadline and proc.poll() is None and not root.exists():
+            time.sleep(0.05)
+        certs = Certs(ca=root, cert=root, key=root, home=folder)
+        if root.exists() and _nginx_ready(proc, port, certs, host):  # a TLS handshake with Caddy's certificate
+            break
+        proc.kill()
+        proc.wait(10)
+    else:
+        raise RuntimeError(f"caddy did not start: see {folder / 'caddy.log'}")
+    try:
+        yield Proxy(host, port, 0, certs, folder, list(upstream_ports))
+    finally:
+        proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:

@@ -4,12 +4,15 @@ https://cards.test:PORT. A phone walks the evening there; the proxy's own promis
 HTTP sent to HTTPS, the phone's address in the logs and the rate limits) are checked by plain
 HTTPS clients, each from an address of its own (127.0.0.x)."""
 import gzip
+import http.client
 import json
 import re
+import time
 
 from playwright.sync_api import expect
 
-from proxy import NGINX_CONF, main_config, nginx_check, site_config
+from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, require_tools, site_config
+from e2e_helpers import ARTIFACTS
 from test_journey import open_table, record_gandengyan
 from test_offline import fill_hand, outbox, ready, wait_for_service_worker, wait_until
 
@@ -41,6 +44,43 @@ def test_text_answers_are_compressed_and_plain_http_goes_to_https(deployment):
         assert gzip.decompress(body)
     status, headers, _ = deployment.request("GET", "/t/abc?x=1", https=False)
     assert status == 301 and headers["location"] == "https://cards.test/t/abc?x=1"
+
+
+def test_caddy_with_the_repositorys_caddyfile(deployment, tmp_path):
+    """deploy/Caddyfile in front of the same app: HTTPS with the public address, compressed text,
+    and the phone's own address in the app's access log (not Caddy's, nor one the phone claims)."""
+    require_tools(["caddy"])
+    with caddy_proxy(deployment.upstream_ports, tmp_path / "caddy") as caddy:
+        for path in ("/", "/static/app.css", "/static/outbox.js", "/api/v1/openapi.json"):
+            status, headers, body = caddy.request("GET", path, headers={"Accept-Encoding": "gzip"})
+            assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+            assert gzip.decompress(body)
+        status, headers, _ = caddy.request("GET", "/healthz?caddy", source="127.0.0.9",
+                                           headers={"X-Forwarded-For": "203.0.113.9"})
+        assert status == 200 and headers["strict-transport-security"].startswith("max-age=")  # https seen
+    log = deployment.upstream_log.read_text()
+    assert re.search(r"^\S+ 127\.0\.0\.9 GET /healthz 200 ", log, re.M), log
+    assert "203.0.113.9" not in log
+
+
+def test_gunicorn_keeps_a_connection_open_past_the_live_poll(deployment):
+    """A phone's live poll comes every 3 s (LIVE_POLL_SECONDS): gunicorn (scripts/gunicorn_conf.py)
+    keeps the idle connection longer, so the next poll does not meet a connection being closed
+    (its default of 2 s dropped polls under load)."""
+    from companion.config import Defaults
+
+    conn = http.client.HTTPConnection("127.0.0.1", deployment.upstream_ports[0], timeout=10)
+    try:
+        conn.request("GET", "/healthz", headers={"Host": deployment.host})
+        answer = conn.getresponse()
+        answer.read()
+        assert answer.status == 200 and answer.getheader("Connection", "").lower() != "close"
+        first = conn.sock
+        time.sleep(Defaults.LIVE_POLL_SECONDS + 1)
+        conn.request("GET", "/healthz", headers={"Host": deployment.host})  # closed meanwhile: RemoteDisconnected
+        assert conn.getresponse().status == 200 and conn.sock is first
+    finally:
+        conn.close()
 
 
 def test_the_access_log_and_the_rate_limits_see_the_phones_address(deployment):
@@ -86,6 +126,7 @@ def test_an_evening_over_https(browser_type, browser_type_launch_args, browser_c
         assert record_link.startswith(table + "#key=")
         assert a.locator("#watch-link").input_value() == table
         expect(a.locator("#share-record button.copy-link")).to_be_visible()  # the clipboard: a secure origin
+        expect(a.locator("#install-note")).to_be_hidden()  # no "plain HTTP" note on this origin
 
         a.fill("#table-pin", "271828")  # the PIN form
         a.click("#set-pin")
@@ -139,6 +180,8 @@ def test_an_evening_over_https(browser_type, browser_type_launch_args, browser_c
         expect(wake).to_have_attribute("aria-pressed", "false")
         wake.click()
         expect(wake).to_have_attribute("aria-pressed", "true")
+        ARTIFACTS.mkdir(exist_ok=True)
+        a.screenshot(path=str(ARTIFACTS / "https-evening.png"), full_page=True)
     finally:
         browser.close()
     log = deployment.upstream_log.read_text()
