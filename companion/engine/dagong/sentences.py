@@ -208,7 +208,7 @@ EXAMPLE_HANDS = {  # switch -> the hand's facts beyond the seats (P1 banker, P3 
     "early_end_e3": {"order": ["P1", "P2"], "captured": {"P1": 0, "P2": 200, "P3": 0, "P4": 0}},
     "bonus_xi_qian": dict(_PLAYED_OUT, xi_bombs={"P2": [7]}),
 }
-_E_PLAY = "{top} → {play}: {reason}"  # not translated: the parts are
+_E_PLAY = N_("{top} → {play}: {reason}")  # the arrow points the other way in Arabic
 
 
 def example_hand(key: str, rules: Rules) -> dict | None:
@@ -228,7 +228,7 @@ def example_of(key: str, rules: Rules) -> Text | None:
     teams), or the engine's refusal when this table does not end the hand so."""
     if key in EXAMPLE_PLAYS:
         top, play = EXAMPLE_PLAYS[key]
-        return Text(_E_PLAY, {"top": top or "—", "play": play, "reason": check(top, play, rules).reason})
+        return Text(_E_PLAY.template, {"top": top or "—", "play": play, "reason": check(top, play, rules).reason})
     facts = example_hand(key, rules)
     if facts is None:
         return None
