@@ -14,6 +14,7 @@ from .described import FactsDescription
 from .results import Reading, Settlement, Verdict
 from .switches import Switch
 from .text import Text
+from .words import GameWords
 
 
 @runtime_checkable
@@ -35,6 +36,7 @@ class GameEngine(Protocol):
     NUMERIC_FACTS: tuple[str, ...]  # facts that are counts ("losers.*.cards"): JSON numbers only in the API
     VERDICT_ANCHORS: Mapping[str, str]  # check's code -> the rules-page paragraph that explains it
     EXAMPLE_PLAYS: tuple[str, ...]  # plays the rules page shows with their readings
+    WORDS: GameWords               # its words: switch, value, preset, play, tally and fact labels (engine/<game>/words.py)
     SWITCHES: Mapping[str, Switch]
     PRESETS: Mapping[str, Any]
     Rules: type

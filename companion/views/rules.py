@@ -29,18 +29,14 @@ bp = Blueprint("rules", __name__)
 # A legal verdict ("ok") names the paragraph of the type of play it used.
 
 RULE_ANCHORS = ByGame(lambda module: module.VERDICT_ANCHORS)  # read from the registry when used
-TYPE_ANCHORS = {
-    "single": "follow", "pair": "follow", "triple": "follow", "linked_pairs": "sequences",
-    "linked_triples": "sequences", "straight": "sequences", "connected_pairs": "sequences", "510k": "510k",
-    "bomb": "bombs", "gunlong": "bombs", "four_jokers": "bombs", "joker_bomb": "bombs",
-}
+TYPE_ANCHORS = ByGame(lambda module: module.WORDS.play_anchors)  # a play's type -> its paragraph
 
 
 def rule_anchor(game: str, code: str, play_type: str | None = None) -> str:
     """The anchor of the rules paragraph that explains a verdict (``code``, and the type of play
     a legal verdict used)."""
     if code in ("ok", "lead_ok") and play_type:
-        return TYPE_ANCHORS.get(play_type, "plays")
+        return TYPE_ANCHORS.get(game, {}).get(play_type, "plays")
     return RULE_ANCHORS.get(game, {}).get(code, "plays")
 
 

@@ -13,6 +13,7 @@ database. Where each rule lives: ``docs/engine-dagong.md``.
 - :mod:`.facts`    the one validator of hand facts, teams, needed_facts, next_dealer
 - :mod:`.outcome`  who won, the arch, the multiplier, the early end, the shout result (decided once)
 - :mod:`.sentences` rule_sentences (the table's rules in sentences, from its switch values)
+- :mod:`.words`: WORDS (what its switches, values, presets, plays, tallies and facts are called)
 - :mod:`.settle`   paying the outcome (base stake, 喜钱, the stake)
 """
 from __future__ import annotations
@@ -31,11 +32,12 @@ from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYE
                     TOTAL_POINTS, Rules, rules_from_dict)
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
+from .words import WORDS
 
 NAME = "dagong"
 TITLE = "大冶打拱"
 
-__all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "rule_sentences", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
+__all__ = ["NAME", "TITLE", "WORDS", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "rule_sentences", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
            "needed_facts", "next_dealer", "used_facts", "settle", "tally_figures", "TALLIES", "Outcome", "Reading",

@@ -11,6 +11,7 @@ nothing here imports Flask or the database.
 - :mod:`.answers`: what beats this? (proposals judged by :func:`.check.check`)
 - :mod:`.facts`: the one validator of hand facts, needed_facts, next_dealer
 - :mod:`.sentences`: rule_sentences (the table's rules in sentences, from its switch values)
+- :mod:`.words`: WORDS (what its switches, values, presets, plays, tallies and facts are called)
 - :mod:`.settle`: settle, every multiplier a ``(factor, sentence)`` step
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .facts import describe_facts, MAX_NUMBER, facts_description, needed_facts, 
 from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
+from .words import WORDS
 
 NAME = "gandengyan"
 TITLE = "干瞪眼"
@@ -35,7 +37,7 @@ def used_facts(facts, rules=None):
     return facts
 
 
-__all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+__all__ = ["NAME", "TITLE", "WORDS", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
