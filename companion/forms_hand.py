@@ -85,6 +85,32 @@ class HandForm(FlaskForm):
         fact = self.description.get(key)
         return fact if fact is not None and fact.needed else None
 
+    def behaviour(self, fact) -> dict:
+        """The ``data-*`` attributes that tell app.js what a fact's box does, from the description
+        (no game and no rule number in the script): a fixed total whose last share it fills in
+        (``data-total``: the sum; ``-of``: the shares' field prefix; ``-with``: other fields in the
+        sum; ``-if``: ``field:n`` conditions, n values given at least, 0: empty), rows a player's
+        choice hides (``data-skip-by``) and an option only the player a field names may tick
+        (``data-only-for``)."""
+        if fact is None:
+            return {}
+        out: dict = {}
+        if fact.total is not None:
+            out = {"data-total": fact.total, "data-total-of": fact.field_name,
+                   "data-total-with": " ".join(self._field_name(k) for k in fact.total_with),
+                   "data-total-if": " ".join(f"{self._field_name(k)}:{n}" for k, n in fact.total_if)}
+        for attr, key in (("data-skip-by", fact.skip), ("data-only-for", fact.only_for),
+                          ("data-not-same-as", fact.not_same_as)):
+            if key:
+                out[attr] = self._field_name(key)
+        if fact.clears:
+            out["data-clears"] = " ".join(self._field_name(k) for k in fact.clears)
+        return out
+
+    def _field_name(self, key: str) -> str:
+        fact = self.description.get(key)
+        return fact.field_name if fact is not None else key
+
     def sections(self) -> list:
         """The needed facts in order, each player's facts of a group together (the form's boxes)."""
         return self.description.sections(needed_only=True)

@@ -75,6 +75,15 @@ class FactField:
     phrase: Text | None = None   # the CSV's words about a player ({value}: the player's value); None: not listed
     phrases: tuple = ()          # ordered players: the CSV's word for each place
     aliases: tuple = ()          # other spellings of the key's last part the engine reads (bombsPlayed)
+    total: int | None = None     # per-player counts: every player's value (with ``total_with``) adds up to this,
+                                 # when ``total_if`` holds (a form fills in the last share; the card points)
+    total_with: tuple = ()       # other counts (fact keys) that are part of that sum (points left in the last hand)
+    total_if: tuple = ()         # when the sum must hold: (fact key, n) pairs; n ≥ 1: at least n of its values are
+                                 # given, 0: it is empty (three players out and nobody shouted)
+    only_for: str | None = None  # per-player flags: only the player that fact names may have it (the dealer)
+    clears: tuple = ()           # players: choosing one empties these facts, and choosing one of them empties this
+                                 # (a shout has no partner)
+    not_same_as: str | None = None  # players: never the player that fact names (the banker is not their own partner)
     summary: Text | None = None  # a stored hand's page: the row's title (None: the label)
     doc: str = ""                # the API document's words for the value (English; None: the label)
 

@@ -22,7 +22,7 @@ from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
                      TYPES, beats, classify, describe)
 from .facts import describe_facts, MAX_NUMBER, facts_description, needed_facts, next_dealer, validate_facts
-from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
+from .rules import DEALER_EXTRA, HAND_DEALT, PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
 from .words import WORDS
@@ -37,7 +37,7 @@ def used_facts(facts, rules=None):
     return facts
 
 
-__all__ = ["NAME", "TITLE", "WORDS", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+__all__ = ["NAME", "TITLE", "WORDS", "HAND_DEALT", "DEALER_EXTRA", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
