@@ -27,6 +27,8 @@ class GameWords:
     play_anchors: Mapping[str, str] = field(default_factory=dict)  # a reading's type -> rules-page anchor
     tallies: Mapping[str, Text] = field(default_factory=dict)    # a tally figure -> its row title
     facts: Mapping[str, Text] = field(default_factory=dict)      # a fact an engine sentence may quote -> its label
+    prose: Mapping[str, tuple] = field(default_factory=dict)  # rules-page anchor -> its paragraphs (a game
+                                                              # without its own rules_prose.html)
     first_dealer: Text | None = None   # the new-table form's label of who leads the first hand
     tally_groups: Mapping[str, tuple] = field(default_factory=dict)  # figure -> (group, key) in the API's figures
     tagged_outcomes: tuple = ()        # outcome kinds (a Settlement's arch) the hand list marks with a tag
