@@ -41,7 +41,15 @@ def test_table_rules_page_marks_the_switches_in_every_language(client, house, la
     straights = re.search(r'<li class="changed" data-switch="allow_straights">.*?</li>', html, re.S).group(0)
     assert 'switch-value on' in straights
     assert re.search(r'<li class="changed" data-switch="bomb_min">', html)
-    assert re.search(r'<li class="" data-switch="gunlong">\s*<span class="switch-value off"', html)
+    gunlong = re.search(r'<li class="" data-switch="gunlong">.*?</li>', html, re.S).group(0)
+    assert 'switch-value off' in gunlong
+    # issue 33 item 4: the switch's name and value in words; its code only in the details for API users
+    assert '<strong class="switch-name">' in gunlong and ">gunlong<" not in gunlong.split("<details")[0]
+    assert re.search(r'<details class="api-codes"><summary>[^<]+</summary><code dir="ltr" id="switch-gunlong">gunlong</code>',
+                     gunlong)
+    listed = re.search(r'<ul class="switches".*?</ul>', html, re.S).group(0)
+    outside = re.sub(r"<details.*?</details>", "", listed, flags=re.S)
+    assert not re.search(r">[a-z]+_[a-z_0-9]+<|>(plusOne|winnerOnly|bombAbove510K|firstDealtToDealer)<", outside)
     assert "头游" in html and "干带直" in html  # the Chinese terms stay beside every translation
     assert 'id="worked-1"' in html and 'class="cards"' in html
 
