@@ -338,6 +338,9 @@ def describe_facts(rules=None, players: int | None = None) -> d.FactsDescription
     return _describe(coerce_rules(rules).bonus_xi_qian)
 
 
+# the captured points' add-chips: most hands' points (multiples of 5 up to 100) in one or two taps
+CAPTURED_CHIPS = (0, 5, 10, 15, 20, 25, 30, 40, 50, 100)
+
 @lru_cache(maxsize=4)
 def _describe(xi_qian: bool) -> d.FactsDescription:
     nobody = N_("Nobody")
@@ -357,7 +360,7 @@ def _describe(xi_qian: bool) -> d.FactsDescription:
                     places=PLACES[:PLAYERS], phrases=PLACE_WORDS, grouped=True, widget="select",
                     summary=N_("Order out"), doc='who went out, first out first.'),
         d.FactField("captured.*", d.PER_PLAYER_COUNT, N_("Points captured"), default=0, high=TOTAL_POINTS, step=5,
-                    chips=(0, 5, 10, 20, 50, 100), adds=True, widget="chips", grouped=True,
+                    chips=CAPTURED_CHIPS, adds=True, widget="chips", grouped=True,
                     group_label=N_("Points captured in tricks"), help=N_("5s count 5, 10s and Ks count 10: 200 in all."),
                     total=TOTAL_POINTS, total_with=("last_hand_points",), total_if=(("order", PLAYERS - 1), ("shout", 0)),
                     phrase=N_("points captured: {points}"), doc='{name: points captured}.'),
