@@ -34,7 +34,7 @@ from companion.engine.money import apply_stake, parse_stake
 from companion.engine.results import Answer, Reading, Settlement, Verdict
 from companion.engine.sentences import rule_sentences_from
 from companion.engine.switches import Switch, build_rules
-from companion.engine.text import N_
+from companion.engine.text import N_, NP_
 from companion.engine.words import GameWords
 
 NAME = "doudizhu"
@@ -283,7 +283,7 @@ def _describe() -> d.FactsDescription:
         d.FactField("landlord", d.PLAYER, N_("Landlord"), missing=N_("Choose the landlord."), widget="pills",
                     phrase=N_("landlord"), doc="the landlord (plays alone against the two farmers)."),
         d.FactField("bid", d.CHOICE, N_("Bid"), missing=N_("Choose the bid."), widget="pills",
-                    values=tuple((b, N_("{n} points", n=b)) for b in BIDS), phrase=N_("bid: {value}"),
+                    values=tuple((b, NP_("{n} point", "{n} points", b, n=b)) for b in BIDS), phrase=N_("bid: {value}"),
                     doc="the landlord's bid, the base of the hand (1, 2 or 3)."),
         d.FactField("winner", d.PLAYER, N_("Who played out first?"), missing=N_("Choose who played out first."),
                     widget="pills", phrase=N_("played out first"), summary=N_("Played out first"),

@@ -45,7 +45,7 @@ def test_table_rules_page_marks_the_switches_in_every_language(client, house, la
     assert 'switch-value off' in gunlong
     # issue 33 item 4: the switch's name and value in words; its code only in the details for API users
     assert '<strong class="switch-name">' in gunlong and ">gunlong<" not in gunlong.split("<details")[0]
-    assert re.search(r'<details class="api-codes"><summary>[^<]+</summary><code dir="ltr" id="switch-gunlong">gunlong</code>',
+    assert re.search(r'<details class="api-codes"><summary>[^<]+</summary><span dir="ltr"><code id="switch-gunlong">gunlong</code>',
                      gunlong)
     listed = re.search(r'<ul class="switches".*?</ul>', html, re.S).group(0)
     outside = re.sub(r"<details.*?</details>", "", listed, flags=re.S)
