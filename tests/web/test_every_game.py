@@ -129,3 +129,39 @@ def test_the_schema_of_facts_gives_each_fact_its_exact_type(fixture_games, game)
 
 _LABELS = {"hand": "Hand", "status": "Status", "player": "Player", "points": "Points", "money": "Money",
            "facts": "Facts", "active": "active", "void": "void"}
+
+
+@pytest.fixture
+def api(fixture_games, live_server):
+    from test_third_game import http
+
+    def call(method, path, body=None, **kw):
+        return http(live_server, method, "/api/v1" + path, body, **kw)
+    return call
+
+
+def test_the_yes_no_and_choice_facts_through_the_api(api):
+    """The fixture's bid (a choice) and spring (a yes/no fact) over real HTTP: the OpenAPI document
+    gives their exact types, a hand with them is recorded and settled, a wrong type or value is
+    refused by its field and nothing is stored."""
+    from thirdgame import doudizhu as game
+
+    spec = api("GET", "/openapi.json").json["components"]["schemas"]["SettleRequest"]["properties"]
+    assert spec["bid"]["enum"] == list(game.BIDS) and spec["bid"]["type"] == "integer"
+    assert spec["spring"]["type"] == "boolean"
+    names = ["Ann", "Bo", "Cy"]
+    made = api("POST", "/tables", {"game": game.NAME, "name": "API 斗地主", "players": names})
+    assert made.status == 201, made
+    auth = {"Authorization": f"Bearer {made.json['token']}"}
+    hand = {"players": names, "landlord": "Ann", "bid": 2, "winner": "Bo", "bombs": 1, "spring": True}
+    for wrong, field in (({"bid": "2"}, "bid"), ({"bid": 4}, "bid"), ({"spring": "yes"}, "spring"),
+                         ({"spring": 1}, "spring")):
+        answer = api("POST", f"/tables/{made.json['id']}/hands", {"facts": {**hand, **wrong}}, headers=auth)
+        assert answer.status in (400, 422) and field in (answer.error.get("field") or ""), (wrong, answer)
+    assert api("GET", f"/tables/{made.json['id']}/hands").json["hands"] == []
+    recorded = api("POST", f"/tables/{made.json['id']}/hands", {"facts": hand}, headers=auth)
+    assert recorded.status == 201, recorded
+    assert recorded.json["deltas"] == game.settle(hand).deltas == {"Ann": -16, "Bo": 8, "Cy": 8}
+    assert recorded.json["facts"]["spring"] is True and recorded.json["facts"]["bid"] == 2
+    settled = api("POST", "/settle", {"game": game.NAME, **hand})
+    assert settled.status == 200 and settled.json["deltas"] == recorded.json["deltas"], settled
