@@ -78,11 +78,14 @@ ERROR_CODES = {
     "newer_version": _l("The file was written by a newer version of the app."),
     "bad_hand": _l("A hand in the file that the engine refuses; the message names the hand."),
     "points_differ": _l("A hand whose points in the file are not the engine's settlement of its facts."),
+    "stake_differs": _l("A hand whose stake in the file is not the one the file's own history of stakes gives it."),
     # HTTP
     "not_found": _l("No such address (HTTP 404)."),
     "method_not_allowed": _l("The address does not take this method (HTTP 405)."),
     "server_error": _l("A fault of ours (HTTP 500); never expected."),
     "unavailable": _l("The database cannot be reached just now (HTTP 503, with Retry-After): it is not known whether a change was saved; retrying with the same request_id is safe."),
+    "disk_full": _l("The server's disk is full (HTTP 503, with Retry-After): nothing was saved; the same request can be sent again once there is room."),
+    "not_migrated": _l("The server's database lacks this version's migrations (HTTP 503): nothing was saved until whoever runs it applies them."),
 }
 
 
