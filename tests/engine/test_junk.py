@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import dagong, engine_for, gandengyan
+from companion.engine import ENGINES, dagong, engine_for, gandengyan
 from companion.engine.cards import Card, check_deck, decks_limit_error, format_cards, parse_cards
 from companion.engine.errors import EngineError, RulesError
 from companion.engine.money import apply_stake, parse_stake
@@ -185,7 +185,7 @@ def test_an_unknown_game_is_still_a_key_error():
 @SETTINGS
 @given(value=junk, other=junk)
 def test_engine_object_functions_fed_junk(value, other):
-    for game in GAMES:
+    for game in ENGINES.values():  # the shipped games' own helpers (not in the contract)
         _only_engine_errors(game.describe, value)
         _only_engine_errors(game.kind_of, value)
         _only_engine_errors(game.beats, value, other, None)
