@@ -420,3 +420,6 @@ def example_hands(names: list) -> list:
     a, b, c = (list(names) + ["A", "B", "C"])[:3] if len(names) >= 3 else ["A", "B", "C"]
     return [{"players": [a, b, c], "landlord": a, "bid": 3, "winner": a, "bombs": 1, "spring": False},
             {"players": [a, b, c], "landlord": b, "bid": 2, "winner": c, "bombs": 0, "spring": True}]
+
+
+settle_as_recorded = settle  # the engine contract: a stored hand read as recorded (no earlier rules here)
