@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, pre_dump
 
 from .. import access, review, scoring
+from ..review.figures import grouped_figures
 from ..engine import ENGINES
 from .answers import ErrorAnswer, _nullable_str, _str
 from .output import Alias, Answer, JSONValue, Link, Merged, Money, Sentence, Time, merged
@@ -144,11 +145,35 @@ class HandAnswer(Answer):
         return {}
 
 
+def _explained(hand) -> dict:
+    """A stored hand's steps, settled with its own players and stake (issue 29), and why today's
+    rules would refuse it when it was recorded under earlier ones."""
+    settlement = scoring.hand_settlement(hand.table, hand)
+    return {"steps": settlement.steps,
+            "earlier_rules": settlement.earlier.message if settlement.earlier is not None else None}
+
+
+EARLIER_RULES = ("null, or why today's rules would refuse this stored hand (it was recorded under earlier rules, "
+                 "which accepted it; it still counts with its stored points). Added in v1.")
+
+
+class HandDetailAnswer(HandAnswer):
+    """One hand (GET …/hands/<number>): the hand, how it was counted (``steps``) and
+    ``earlier_rules``."""
+
+    steps = fields.List(Sentence(), required=True)
+    earlier_rules = Sentence(allow_none=True, metadata={"description": EARLIER_RULES})
+
+    def more(self, hand) -> dict:
+        return _explained(hand)
+
+
 class HandChangeAnswer(HandAnswer):
     """A hand after a change: the hand, its steps, the table's revision and standings (and, after
     POST …/hands, ``created`` and ``idempotent``: give ``merged(hand, created=..., idempotent=...)``)."""
 
     steps = fields.List(Sentence(), required=True)
+    earlier_rules = Sentence(allow_none=True, metadata={"description": EARLIER_RULES})
     table_revision = fields.Integer(required=True)
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     created = fields.Boolean(metadata={"description": "After POST …/hands: false when the request_id was "
@@ -159,8 +184,7 @@ class HandChangeAnswer(HandAnswer):
 
     def more(self, hand) -> dict:
         table = hand.table
-        settlement = scoring.safe_settlement(table, hand.facts, hand.stake)
-        return {"steps": settlement.steps if settlement is not None else [], "table_revision": table.revision,
+        return {**_explained(hand), "table_revision": table.revision,
                 "standings": scoring.standings(table)}
 
 
@@ -202,21 +226,13 @@ class TransferAnswer(Answer):
     amount = Money(metadata={"description": "An exact decimal string: money, or points when in_money is false."})
 
 
-# A player's summed tallies: places grouped under "places", arches won under "arch_wins", each other
-# figure under its own name (every figure any engine of the registry tallies).
-PLACES = {"first_out": "first", "second_out": "second", "third_out": "third", "last_out": "last"}
+# A player's summed tallies: a figure its game groups (the engine's WORDS.tally_groups: places under
+# "places", arches won under "arch_wins") in its group, each other figure under its own name.
+figures = grouped_figures
 
 
-def figures(counts: dict) -> dict:
-    out: dict = {}
-    for figure, count in counts.items():
-        if figure in PLACES:
-            out.setdefault("places", {})[PLACES[figure]] = count
-        elif figure.startswith("arch_"):
-            out.setdefault("arch_wins", {})[figure.removeprefix("arch_")] = count
-        else:
-            out[figure] = count
-    return out
+def _grouped() -> set:
+    return {figure for module in ENGINES.values() for figure in module.WORDS.tally_groups}
 
 
 class _PlayerFigures(Answer):
@@ -251,7 +267,7 @@ class _PlayerFigures(Answer):
 PlayerFiguresAnswer = type("PlayerFiguresAnswer", (_PlayerFigures,), {
     figure: fields.Integer(metadata={"description": "Summed over the hands that count (the engine's tally)."})
     for figure in dict.fromkeys(f for module in ENGINES.values() for f in module.TALLIES)
-    if figure not in PLACES and not figure.startswith("arch_")})
+    if figure not in _grouped()})
 
 
 class SummaryAnswer(Answer):

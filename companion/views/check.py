@@ -7,7 +7,7 @@ and answered by the same scoring call, so an input gets the same code and messag
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _
 
 from .. import scoring
 from ..engine import ENGINES
@@ -15,20 +15,12 @@ from ..engine.errors import EngineError
 from ..engine.text import to_data
 from ..forms import ActionForm
 from ..i18n import tr
-from ..words import preset_choices
+from ..words import play_name, preset_choices
 from ..models import Table
 from ..schemas import AnswersAnswer, CheckAnswer, CheckRequest, InputError, ReadingAnswer, engine_guard, load, merged, url
 from .tables import can_edit, device_label, table_view
 
 bp = Blueprint("check", __name__)
-
-TYPE_NAMES = {
-    "single": _l("single"), "pair": _l("pair"), "triple": _l("triple"), "straight": _l("straight"),
-    "connected_pairs": _l("connected pairs"), "linked_pairs": _l("connected pairs"),
-    "linked_triples": _l("connected triples"), "bomb": _l("bomb"), "joker_bomb": _l("joker bomb"),
-    "510k": _l("510K"), "four_jokers": _l("four jokers"), "gunlong": _l("rolling bombs"),
-    "pass": _l("pass"),
-}
 
 # The page shows the API's answers (its own schemas write them; the template shows their sentences).
 CHECK, ANSWERS, READING = CheckAnswer(), AnswersAnswer(), ReadingAnswer()
@@ -37,8 +29,10 @@ FIELDS = ("game", "preset", "players", "previous", "play", "previous_as", "play_
 
 
 @bp.app_template_global("type_name")
-def type_name(code: str) -> str:
-    return str(TYPE_NAMES.get(code, code))
+def type_name(game: str, code: str) -> str:
+    """A reading's type in the words of its game (the game's ``WORDS.plays``)."""
+    module = ENGINES.get(game)
+    return play_name(module, code) if module is not None else str(code)
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -105,6 +99,7 @@ def _page(table: Table | None):
         except (InputError, EngineError) as error:
             errors[_field(error.field)] = error.message
             status = 400
+    context["headline"] = headline(result, context.get("table_readings") or [])
     low = min(m.PLAYER_RANGE[0] for m in ENGINES.values())
     high = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
     latest = scoring.latest_hand_number(table) if table is not None else None
@@ -113,6 +108,20 @@ def _page(table: Table | None):
                            players_range=(low, high), type_name=type_name, table=table, beat=beat,
                            can_attach=table is not None and g.get("can_edit") and latest is not None,
                            latest_hand=latest, here=_here(table), **context), status
+
+
+def headline(result: dict | None, table_readings: list) -> dict | None:
+    """The verdict's headline: ``{"way": "legal" | "illegal"}``, or, when the readings of the cards
+    on the table disagree about the play, ``{"way": "depends", "legal": [...], "illegal": [...]}``
+    (the readings under which it is legal, and those under which it is not)."""
+    if result is None:
+        return None
+    judged = [t for t in table_readings if t.get("verdict") is not None]
+    legal = [t["reading"] for t in judged if t["verdict"]["legal"]]
+    illegal = [t["reading"] for t in judged if not t["verdict"]["legal"]]
+    if legal and illegal:
+        return {"way": "depends", "legal": legal, "illegal": illegal}
+    return {"way": "legal" if result["legal"] else "illegal"}
 
 
 def _here(table: Table | None):

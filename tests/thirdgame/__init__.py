@@ -28,6 +28,7 @@ from companion.engine.results import Answer, Reading, Settlement, Verdict
 from companion.engine.sentences import rule_sentences_from
 from companion.engine.switches import Switch, build_rules
 from companion.engine.text import N_, Text
+from companion.engine.words import GameWords
 
 NAME = "duel"
 TITLE = "对决"
@@ -45,6 +46,7 @@ VERDICT_ANCHORS = {"pass": "plays", "lead_ok": "plays", "not_higher": "plays", "
 EXAMPLE_PLAYS = ("7", "K", "7 7")
 HAND_SIZE = 7
 SINGLE = "single"
+WORDS = GameWords(plays={"single": N_("single")}, tallies={"won": N_("Hands won")})
 
 # --------------------------------------------------------------------------------------------
 # House rules: one switch, two presets
@@ -254,6 +256,9 @@ def settle(facts: Any, rules: Any = None, stake: Any = 1) -> Settlement:
         tallies[loser] = {"swept": 1}
     return Settlement(deltas=apply_stake(points, money), steps=steps, points=points, next_dealer=winner,
                       tallies=tallies)
+
+
+settle_as_recorded = settle  # the engine contract: a stored hand read as recorded (no earlier rules here)
 
 
 def tally_figures(rules: Any = None) -> tuple:

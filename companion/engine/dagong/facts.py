@@ -62,8 +62,10 @@ def _fail(message: Text, code: str, field: str | None):
 # The one validator
 
 
-def validate(facts, rules: Rules) -> Hand:
-    """Every fact checked once; raises :class:`FactsError` naming the field."""
+def validate(facts, rules: Rules, *, as_recorded: bool = False) -> Hand:
+    """Every fact checked once; raises :class:`FactsError` naming the field. ``as_recorded``: a hand
+    stored by an earlier engine, which let the finishing order go on past an E12 early end (the
+    order is kept as recorded; the hand still ends at the second out)."""
     players, banker, partner, shout = seats(facts)
     problems: list = []  # every problem below the seats, reported at once (errors.raise_all)
     if shout is not None and not rules.shout_allowed:
@@ -78,12 +80,8 @@ def validate(facts, rules: Rules) -> Hand:
     e12 = len(order_known) >= 2 and (order_known[0] in banker_side) == (order_known[1] in banker_side)
     points = None
     if shout is None:  # the points of a shout hand are not used
-        if e12 and len(order_known) > 2:
-            problems.append(FactsError(N_("{first} and {second} are partners and went out first and second, so the "
-                                          "hand ended there (E12): the finishing order stops at {second}.",
-                                          first=order_known[0], second=order_known[1]),
-                                       code="order_past_end", field="order"))
-            order_known = order_known[:2]
+        if e12:
+            order_known = _ends_at_e12(problems, order_known, as_recorded)
         points = _attempt(problems, _points, facts, players, order_known)
     raise_all(problems)
     if shout is not None:
@@ -97,6 +95,15 @@ def validate(facts, rules: Rules) -> Hand:
                  "(0 if none), which decide between ×4 and ×2.", first=order[0], second=order[1],
                  others="+".join(p for p in players if p not in order[:2])), "missing_points", "captured")
     return Hand(players, banker, partner, None, order, captured, in_hand, bright, xi, None, banker_side, other_side)
+
+
+def _ends_at_e12(problems: list, order: tuple, as_recorded: bool) -> tuple:
+    """The order of an E12 hand stops at the second out (the rest refused, unless ``as_recorded``)."""
+    if len(order) > 2 and not as_recorded:
+        problems.append(FactsError(N_("{first} and {second} are partners and went out first and second, so the "
+                                      "hand ended there (E12): the finishing order stops at {second}.",
+                                      first=order[0], second=order[1]), code="order_past_end", field="order"))
+    return tuple(order[:2])
 
 
 def _attempt(problems: list, check, *args):
@@ -347,6 +354,9 @@ def describe_facts(rules=None, players: int | None = None) -> d.FactsDescription
     return _describe(coerce_rules(rules).bonus_xi_qian)
 
 
+# the captured points' add-chips: most hands' points (multiples of 5 up to 100) in one or two taps
+CAPTURED_CHIPS = (0, 5, 10, 15, 20, 25, 30, 40, 50, 100)
+
 @lru_cache(maxsize=4)
 def _describe(xi_qian: bool) -> d.FactsDescription:
     nobody = N_("Nobody")
@@ -355,18 +365,20 @@ def _describe(xi_qian: bool) -> d.FactsDescription:
         d.FactField("banker", d.PLAYER, N_("Banker"), help=N_("Suggested: the first player out of the previous hand."),
                     widget="select", phrase=N_("banker"), doc='the banker.'),
         d.FactField("partner", d.OPTIONAL_PLAYER, N_("Partner (holds the bright card's twin)"), keep_empty=True,
-                    widget="pills", none_label=nobody, phrase=N_("partner"), doc="the banker's partner, or null."),
+                    widget="pills", none_label=nobody, phrase=N_("partner"), doc="the banker's partner, or null.",
+                    not_same_as="banker"),
         d.FactField("shout", d.OPTIONAL_PLAYER, N_("Who shouted (plays alone, 1 against 3)?"), keep_empty=True,
                     help=N_("If someone shouted, the partner and the captured points do not count; only who went "
-                            "out first matters."), widget="select", none_label=nobody, phrase=N_("shouted"),
+                            "out first matters."), widget="select", none_label=nobody, phrase=N_("shouted"), clears=("partner",),
                     summary=N_("Shouted"), doc='who shouted, or null.'),
         d.FactField("order", d.ORDERED_PLAYERS, N_("Finishing order"), missing=N_("Choose who went out first."),
                     help=N_("Who went out first, second, third. If the hand ended early, stop where it ended."),
                     places=PLACES[:PLAYERS], phrases=PLACE_WORDS, grouped=True, widget="select",
                     summary=N_("Order out"), doc='who went out, first out first.'),
         d.FactField("captured.*", d.PER_PLAYER_COUNT, N_("Points captured"), default=0, high=TOTAL_POINTS, step=5,
-                    chips=(0, 5, 10, 20, 50, 100), adds=True, widget="chips", grouped=True,
+                    chips=CAPTURED_CHIPS, adds=True, widget="chips", grouped=True,
                     group_label=N_("Points captured in tricks"), help=N_("5s count 5, 10s and Ks count 10: 200 in all."),
+                    total=TOTAL_POINTS, total_with=("last_hand_points",), total_if=(("order", PLAYERS - 1), ("shout", 0)),
                     phrase=N_("points captured: {points}"), doc='{name: points captured}.'),
         d.FactField("last_hand_points", d.COUNT, N_("Points left in the last player's hand"), default=0,
                     high=TOTAL_POINTS, step=5, widget="number", summary=N_("Left in the last hand"), doc="points left in the last player's hand."),

@@ -221,6 +221,7 @@ def _describe(rules: Rules, n: int, most_cards: int) -> d.FactsDescription:
                     aliases=("playedAny", "played_any"), **loser),
         d.FactField("losers.*.dealer_only_opening", d.PER_PLAYER_FLAG, N_("Dealer: only the opening lead"),
                     default=False, needed="dealer_only_opening" in needed, name="only_opening", widget="check",
+                    only_for="dealer",
                     phrase=N_("only the opening lead"), aliases=("dealerOnlyOpening",), **loser),
         d.FactField("bombs_played", d.SIZES, N_("Bombs played this hand (sizes, e.g. 4 4 5)"),
                     help=N_("2 is the two jokers played together.") if 2 in played else None,
@@ -391,9 +392,16 @@ def most_cards_left(rules: Rules = None, players: int | None = None) -> int:
     most at any table these rules seat. The one place the bound is decided: the validator and the
     hand form's chips and the facts' JSON schema (:func:`describe_facts`) use it."""
     rules = as_rules(rules)
+    if players is not None and type(players) is not int:
+        decks(rules, players)  # the RulesError that names the player count
+    return _most_cards_left(rules, players)
+
+
+@lru_cache(maxsize=256)
+def _most_cards_left(rules: Rules, players: int | None) -> int:
     if players is None:
         low, high = rules.player_range
-        return max(most_cards_left(rules, p) for p in range(low, high + 1))
+        return max(_most_cards_left(rules, p) for p in range(low, high + 1))
     return HAND_DEALT + most_draws(rules, players, decks(rules, players))
 
 
