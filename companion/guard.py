@@ -115,13 +115,14 @@ def _check_fields(items, source: str) -> None:
 
 # Writes of one hand are small: their bodies are capped lower than MAX_CONTENT_LENGTH, so what a
 # hand stores stays bounded. Importing a whole table may send more.
+HAND_WRITE_MAX_BYTES = 8 * 1024
 HAND_WRITES = frozenset({"tables.undo", "hands.record", "hands.edit", "hands.void", "hands.restore",
                          "api.record_hand", "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo"})
 
 
 def _set_body_limit() -> None:
     if request.endpoint in HAND_WRITES:
-        request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", 8 * 1024))
+        request.max_content_length = int(current_app.config.get("HAND_WRITE_MAX_BYTES", HAND_WRITE_MAX_BYTES))
     elif request.endpoint in ("review.import_table", "api.import_table"):
         request.max_content_length = int(current_app.config.get("IMPORT_MAX_BYTES", 2 * 1024 * 1024))
 

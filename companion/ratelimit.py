@@ -43,30 +43,31 @@ def _insert(dialect: str):
     return (postgresql if dialect == "postgresql" else sqlite).insert
 
 
-def hit(bucket: str, address: str, now: float | None = None) -> int:
-    """Count one request of ``address`` in ``bucket``; return the count in the current window.
+def hit(bucket: str, address: str, now: float | None = None, units: int = 1) -> int:
+    """Count one request of ``address`` in ``bucket`` (``units``: what it costs); return the count in
+    the current window.
 
     One atomic upsert in its own transaction, so every worker sees the same count and a
     request that fails later still counts."""
     with db.engine.begin() as conn:
-        return _count(conn, bucket, address, now)
+        return _count(conn, bucket, address, now, units)
 
 
-def _count(conn, bucket: str, address: str, now: float | None = None) -> int:
+def _count(conn, bucket: str, address: str, now: float | None = None, units: int = 1) -> int:
     """The upsert of :func:`hit` on ``conn`` (a connection or a session), inside its transaction."""
     limit, per = _limit(bucket)
     window = int(now if now is not None else time.time()) // per * per
     key = f"{bucket}:{address}"[:120]
     dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
-    insert = _insert(dialect)(RateBucket).values(key=key, window_start=window, count=1)
+    insert = _insert(dialect)(RateBucket).values(key=key, window_start=window, count=units)
     same_window = RateBucket.window_start == insert.excluded.window_start
     upsert = insert.on_conflict_do_update(
         index_elements=[RateBucket.key],
-        set_={"count": db.case((same_window, RateBucket.count + 1), else_=1),
+        set_={"count": db.case((same_window, RateBucket.count + units), else_=units),
               "window_start": insert.excluded.window_start},
     ).returning(RateBucket.count)
     count = conn.execute(upsert).scalar_one()
-    if count == 1:  # a new window for this key: forget windows that ended a day ago
+    if count == units:  # a new window for this key: forget windows that ended a day ago
         conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
     return count
 
@@ -81,6 +82,29 @@ def check(bucket: str) -> None:
         return
     address = request.remote_addr or "unknown"
     if hit(bucket, address) > _limit(bucket)[0]:
+        _refuse(bucket, address)
+
+
+# What a heavy read costs beyond the one unit every request of HEAVY_READS pays before its view: an
+# export computed afresh (not served from the copy kept for the table's revision) costs one more
+# unit per HEAVY_READ_HANDS hands, so the budget bounds the work an address causes, not only how
+# many requests it sends (a 10,000-hand export: 101 units of the 120 in ten minutes).
+HEAVY_READ_HANDS = 100
+
+
+def heavy_read_units(hands: int) -> int:
+    """The extra units of computing a read over ``hands`` hands."""
+    per = int(current_app.config.get("HEAVY_READ_HANDS", HEAVY_READ_HANDS))
+    return max(0, int(hands)) // max(1, per)
+
+
+def spend(bucket: str, units: int) -> None:
+    """Count ``units`` more for this request in ``bucket`` (what it is about to compute); raise 429
+    past the limit, before the work is done."""
+    if units <= 0 or not current_app.config.get("RATELIMIT_ENABLED", True):
+        return
+    address = request.remote_addr or "unknown"
+    if hit(bucket, address, units=units) > _limit(bucket)[0]:
         _refuse(bucket, address)
 
 

@@ -20,8 +20,19 @@ The machine-readable description is the OpenAPI 3 document that the running app 
 cannot drift from what the app accepts or sends. A person-readable page built from it is at `/api` in the running app. This file
 is a snapshot of the same document, for reading in the repository.
 
-- Send JSON (`Content-Type` is not checked); bodies are at most 64 KiB. Every answer is JSON.
+- Send JSON with `Content-Type: application/json`: a body sent with another type is refused, 415
+  `unsupported_media_type`. Bodies are at most {body_kib} KiB; a hand's write (record, edit, void,
+  restore, undo) at most {hand_kib} KiB; an import at most {import_mib} MiB (refused from its
+  `Content-Length`, 413). Every answer is JSON.
 - A request with a field the operation does not take is refused (`unknown_field`, `field` names it).
+  A request that names its game (check, answers, settle, a new table) is described per game below:
+  that game's presets, house-rule switches with their values, player counts and, for settle, its facts.
+- A new table needs a `name` (not empty): without one the answer is 400 `required`, "The table needs a name."
+- **A hand's facts** are checked the same way at every door (this API, the pages, an import): a count
+  written as text is refused (`wrong_type`); a fact the game does not know is refused by name
+  (`unknown_fact`); a fact the game knows but the table's rules do not use (the bombs of a bonus
+  the table does not play, a count no switch of the table reads) is **dropped**: it is not stored,
+  answered or exported.
 - **Edit token.** Changes to a table need its edit token (returned once, by `POST /api/v1/tables`
   or `POST /api/v1/import`): send `Authorization: Bearer <token>`. `X-Edit-Token: <token>` is still
   accepted for existing clients. `"token"` in the JSON body still works but is **deprecated**.
@@ -56,6 +67,11 @@ def _type(prop: dict, schemas: dict) -> str:
 
 
 def _fields(schema: dict, schemas: dict) -> list[str]:
+    if "oneOf" in schema:  # one variant per game
+        lines = []
+        for variant in schema["oneOf"]:
+            lines += [f"\nFor {variant.get('title', 'one variant')}:\n", *_fields(variant, schemas)]
+        return lines
     required = set(schema.get("required", []))
     lines = []
     for name, prop in schema.get("properties", {}).items():
@@ -73,6 +89,9 @@ def _fields(schema: dict, schemas: dict) -> list[str]:
         if prop.get("description"):
             text += f": {prop['description']}"
         lines.append(text)
+        for key, inner in (prop.get("properties") or {}).items() if name == "rules" else ():  # each switch
+            lines.append(f"  - `{key}` ({_type(inner, schemas)}"
+                         + (f"; ≥ {inner['minimum']}" if "minimum" in inner else "") + ")")
     return lines
 
 
@@ -85,7 +104,16 @@ def render() -> str:
         doc = app.extensions["openapi"].spec.to_dict()
         codes = {code: str(meaning) for code, meaning in ERROR_CODES.items()}
     schemas = doc["components"]["schemas"]
-    out = [HEAD]
+    from companion.guard import HAND_WRITE_MAX_BYTES
+
+    config = app.config
+    limits = {"{body_kib}": config["MAX_CONTENT_LENGTH"] // 1024,  # the limits the server applies
+              "{hand_kib}": config.get("HAND_WRITE_MAX_BYTES", HAND_WRITE_MAX_BYTES) // 1024,
+              "{import_mib}": config["IMPORT_MAX_BYTES"] // (1024 * 1024)}
+    head = HEAD
+    for mark, value in limits.items():
+        head = head.replace(mark, str(value))
+    out = [head]
     for path, item in doc["paths"].items():
         for method, op in item.items():
             if method not in ("get", "post", "put", "patch", "delete"):

@@ -78,6 +78,7 @@ ERROR_CODES = {
     "newer_version": _l("The file was written by a newer version of the app."),
     "bad_hand": _l("A hand in the file that the engine refuses; the message names the hand."),
     "points_differ": _l("A hand whose points in the file are not the engine's settlement of its facts."),
+    "stake_differs": _l("A hand whose stake in the file is not the one the file's own history of stakes gives it."),
     # HTTP
     "not_found": _l("No such address (HTTP 404)."),
     "method_not_allowed": _l("The address does not take this method (HTTP 405)."),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
 from marshmallow import fields, post_load
 
 from ..engine import ENGINES
+from ..engine.errors import EngineError
+from ..scoring.factcheck import check_numbers
 
 from .errors import InputError, _show, problem, unknown_field_message  # noqa: F401
 from .fields import Game, HouseRules, JSONObject, Preset, Request, Stake, game_rules  # noqa: F401
@@ -18,25 +19,15 @@ class Fact(fields.Raw):
 
 
 def strict_numbers(facts: Any, game: str) -> None:
-    """InputError 400 'wrong_type' for a number written as text (or true/false) in the facts."""
-    def walk(node, parts, path):
-        if not parts:
-            if isinstance(node, (str, bool)):
-                raise InputError(400, "wrong_type",
-                                 _("\"%(field)s\" must be a number such as 3, not %(value)s.",
-                                   field=".".join(path), value=_show(node)), ".".join(path))
-            return
-        head, rest = parts[0], parts[1:]
-        if head == "*":
-            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-            for key, value in items:
-                walk(value, rest, path + [str(key)])
-        elif isinstance(node, dict) and head in node and node[head] is not None:
-            walk(node[head], rest, path + [head])
-
-    # the engine's description of the facts says which are counts (and lists of sizes)
-    for pattern in (ENGINES[game].describe_facts().numeric_paths() if game in ENGINES else ()):
-        walk(facts, pattern.split("."), [])
+    """InputError 400 'wrong_type' for a number written as text (or true/false) in the facts: the one
+    check of every door (:func:`companion.scoring.factcheck.check_numbers`, which the import and the
+    pages' writes run too), its error as the API's."""
+    if game not in ENGINES:
+        return
+    try:
+        check_numbers(facts, ENGINES[game].describe_facts())
+    except EngineError as error:
+        raise InputError.from_engine(error) from None
 
 
 

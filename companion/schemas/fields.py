@@ -110,13 +110,20 @@ class Text(Value):
         return value
 
 
+# The document's card notation: the plainest spelling the engine's parser reads (a rank, then an
+# optional suit; jokers SJ, BJ, JK; cards separated by spaces). The parser reads more (lower case,
+# no separators, 小王 / 大王), so a request the document calls valid is never refused for its spelling.
+CARD = "(?:10|[3-9TJQKA2])[shcd\u2660\u2665\u2663\u2666]?|SJ|BJ|JK"
+CARDS_PATTERN = f"^ *(?:{CARD})(?: +(?:{CARD}))* *$"
+
+
 class Cards(Text):
     """Card notation: text, or a list of card texts (joined with spaces)."""
 
     def __init__(self, **kwargs):
         super().__init__(example="\"7 7\" or \"5h 10h Kh\"", metadata={"oneOf": [
-            {"type": "string", "maxLength": MAX_TEXT},
-            {"type": "array", "items": {"type": "string"}, "minItems": 1}],
+            {"type": "string", "maxLength": MAX_TEXT, "pattern": CARDS_PATTERN},
+            {"type": "array", "items": {"type": "string", "pattern": f"^(?:{CARD})$"}, "minItems": 1}],
             "description": "Card notation, e.g. \"5h 10h Kh\" or [\"5h\", \"10h\", \"Kh\"]."}, **kwargs)
 
     def parse(self, value, key):
@@ -165,7 +172,7 @@ class Stake(Value):
     def __init__(self, *, allow_zero: bool, **kwargs):
         super().__init__(metadata={
             "oneOf": [{"type": "number", "minimum": 0 if allow_zero else 0.0001, "maximum": 1_000_000},
-                      {"type": "string", "maxLength": 40}],
+                      {"type": "string", "maxLength": 40, "pattern": "^[0-9]{1,6}(?:[.,][0-9]{1,4})?$"}],
             "description": "Money per point: a number or a decimal string such as \"0.5\" or \"0,5\"; "
                            "at most 4 decimals and 1000000." + (" 0 keeps points only." if allow_zero else "")},
             **kwargs)

@@ -295,7 +295,16 @@ class ImportAnswer(Answer):
                                                                      "answers with)."})
     token = _str(metadata={"description": "The same as edit_token (the name POST /tables answers with)."})
     table = fields.Nested(TableAnswer, required=True)
+    signed = fields.Boolean(required=True, metadata={
+        "description": "true: the file is unchanged since this server exported it (its signature, an HMAC "
+                       "with the server's secret, matches); false: a file from elsewhere or changed since: "
+                       "its facts were checked against the rules, but who played what is as the file says."})
+    notes = fields.List(Sentence(), required=True, metadata={
+        "description": "What the import says about the file, in the request's language: where it comes "
+                       "from and, for an older format, which stakes were applied."})
 
     @pre_dump
     def _table(self, table, **kwargs):
-        return merged(table, table=table)
+        report = getattr(table, "import_report", None)
+        return merged(table, table=table, signed=bool(report and report.signed),
+                      notes=list(report.notes) if report else [])

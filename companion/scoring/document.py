@@ -1,11 +1,14 @@
 """A whole table as one JSON document (export): streamed in chunks with bounded memory, the same
-table always giving the same bytes, a SHA-256 checksum against corruption (not a signature)."""
+table always giving the same bytes, a SHA-256 checksum against corruption and a signature made with
+the server's secret (HMAC-SHA256 under a key derived from SECRET_KEY) that says where it comes from."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from datetime import datetime
 
+from flask import current_app
 from sqlalchemy import select
 
 from ..engine.common import EngineError
@@ -16,7 +19,10 @@ from .common import as_utc
 FORMAT = "card-table-companion/table"
 # 2: each hand carries the stake it was played at, the table when it was archived. A version 1 file
 # (every hand at the table's stake) still imports.
-FORMAT_VERSION = 2
+# 3: the table's stake history ("stakes": each change, from which hand on), which every hand's stake
+# must agree with, and a signature (this server's HMAC of the content).
+FORMAT_VERSION = 3
+SIGNATURE = "hmac-sha256:"
 IMPORT_MAX_BYTES = 2 * 1024 * 1024  # the largest table file (config IMPORT_MAX_BYTES)
 _TIME = "%Y-%m-%dT%H:%M:%S.%fZ"
 
@@ -36,9 +42,35 @@ def _canonical(doc) -> bytes:
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1, separators=(",", ": ")).encode()
 
 
+def _content(doc: dict) -> bytes:
+    """What the checksum and the signature are made of: the canonical document without either."""
+    return _canonical({k: v for k, v in doc.items() if k not in ("checksum", "signature")})
+
+
 def _checksum(doc: dict) -> str:
-    body = {k: v for k, v in doc.items() if k != "checksum"}
-    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    return "sha256:" + hashlib.sha256(_content(doc)).hexdigest()
+
+
+def _signing_key() -> bytes:
+    """A key for export signatures only, derived from the server's secret (never the secret itself,
+    so that a signature tells nothing about the key of the edit tokens)."""
+    secret = current_app.config["SECRET_KEY"]
+    secret = secret.encode() if isinstance(secret, str) else bytes(secret)
+    return hmac.new(secret, b"card-table-companion:export-signature:1", hashlib.sha256).digest()
+
+
+def _signer():
+    return hmac.new(_signing_key(), digestmod=hashlib.sha256)
+
+
+def signed_here(doc: dict) -> bool:
+    """Was this document exported by this server (same secret) and left unchanged since?"""
+    given = doc.get("signature")
+    if not isinstance(given, str) or not given.startswith(SIGNATURE):
+        return False
+    signer = _signer()
+    signer.update(_content(doc))
+    return hmac.compare_digest(given, SIGNATURE + signer.hexdigest())
 
 
 def in_this_session(table: Table) -> Table:
@@ -105,11 +137,14 @@ def _nested(value, depth: int) -> str:
 
 def export_chunks(table: Table):
     """The export document as UTF-8 chunks, streamed with bounded memory: the document's keys in
-    sorted order (the bytes :func:`_canonical` gives for it), the checksum added last. The checksum is
-    SHA-256 over the canonical document without it: a check against corruption, not a signature."""
+    sorted order (the bytes :func:`_canonical` gives for it), the signature and the checksum added
+    last. The checksum is SHA-256 over the canonical document without them (a check against
+    corruption anyone can recompute); the signature is this server's HMAC of the same bytes (only a
+    server holding the same secret can make it)."""
     table = in_this_session(table)
     names = {p.id: p.name for p in table.players}
     digest = hashlib.sha256()
+    signer = _signer()
     numbers: dict[int, int] = {}
     for hand_id, number in db.session.execute(select(Hand.id, Hand.number).where(Hand.table_id == table.id)):
         numbers[hand_id] = number
@@ -117,6 +152,7 @@ def export_chunks(table: Table):
     def out(text: str) -> bytes:
         data = text.encode()
         digest.update(data)
+        signer.update(data)
         return data
 
     head = {"table": _table_part(table), "players": [_player_entry(p) for p in table.players]}
@@ -132,13 +168,27 @@ def export_chunks(table: Table):
     yield out(("\n ]" if position else "]") + f',\n "format": {json.dumps(FORMAT)},\n "format_version": '
               f'{FORMAT_VERSION},\n "hands": [')
     count = 0
+    stakes: list[dict] = []  # the stake history: one entry per change, from the hands as they stream
     for hand, points in hands_in_batches(table):
         yield out(("," if count else "") + "\n  " + _nested(_hand_part(hand, points, names), 2))
         count += 1
+        if not stakes or stakes[-1]["stake"] != hand.stake_text:
+            stakes.append({"from_hand": hand.number, "stake": hand.stake_text})
     yield out(("\n ]" if count else "]") + ',\n "players": ' + _nested(head["players"], 1)
-              + ',\n "table": ' + _nested(head["table"], 1))
+              + ',\n "stakes": ' + _nested(stakes, 1) + ',\n "table": ' + _nested(head["table"], 1))
     digest.update(b"\n}")
-    yield f',\n "checksum": "sha256:{digest.hexdigest()}"\n}}\n'.encode()
+    signer.update(b"\n}")
+    yield (f',\n "signature": "{SIGNATURE}{signer.hexdigest()}",\n "checksum": "sha256:{digest.hexdigest()}"'
+           '\n}\n').encode()
+
+
+def stake_history(stakes: list) -> list[dict]:
+    """The stake history a list of hand stakes gives: one entry per change, from which hand on."""
+    history: list[dict] = []
+    for number, stake in enumerate(stakes, 1):
+        if not history or history[-1]["stake"] != stake:
+            history.append({"from_hand": number, "stake": stake})
+    return history
 
 
 def export_document(table: Table) -> dict:

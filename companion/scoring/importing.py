@@ -15,12 +15,12 @@ from ..engine import ENGINES
 from ..engine.common import N_, EngineError
 from ..extensions import db
 from ..models import ACTIVE, VOID, Hand, HandEvent, RateBucket, Table, stake_text
-from .common import DEVICE_MAX, NOTE
-from .document import _TIME, FORMAT, FORMAT_VERSION, ImportRefused, _checksum
+from .common import DEVICE_MAX, NAME_MAX, NOTE
+from .document import _TIME, FORMAT, FORMAT_VERSION, ImportRefused, _checksum, signed_here
 from .hands import record_hand_once, void_hand
 from .players import change_players
 from .tables import archive_table, create_table, remove_tables, update_table
-from .text import parse_stake
+from .text import _clean_text, parse_stake
 from .transactions import commit, lock_table
 
 # An import is a replay. The file is read (size-capped by the view before the body is read, every
@@ -32,7 +32,11 @@ from .transactions import commit, lock_table
 # cannot be checked (its before/after versions are claims), so it is not replayed: each hand's
 # history starts with its "recorded" event (device "import"), followed, when the file had more, by
 # one note holding the file's history of that hand as plain, size-capped text. The checksum is a
-# corruption check (an unkeyed SHA-256 anyone can recompute), not a signature.
+# corruption check (an unkeyed SHA-256 anyone can recompute); the signature (format 3, this server's
+# HMAC) only says whether the file comes from here unchanged: the answer says so, or says plainly
+# that the facts were checked against the rules but who played what is as the file says. Each hand's
+# stake must agree with the file's own history of stakes (format 3), as its points must agree with
+# its facts.
 #
 # Until the import answers, nobody knows the new table's id; when any hand is refused, the table
 # and everything recorded for it are removed before the refusal is answered.
@@ -212,8 +216,12 @@ def _plan(doc: dict) -> _Plan:
         points = h.get("points")
         _need(isinstance(points, dict) and all(isinstance(v, int) and not isinstance(v, bool)
                                                for v in points.values()), f"{where}.points")
+        if doc["format_version"] >= 2:  # every hand says its stake (a version 1 file: the table's)
+            _need("stake" in h, f"{where}.stake")
         planned.append({"number": i + 1, "status": h["status"], "facts": h["facts"], "points": points,
                         "stake": _stake_field(h["stake"], f"{where}.stake") if "stake" in h else stake})
+    if doc["format_version"] >= 3:
+        _check_stakes(doc.get("stakes"), planned)
     events = doc.get("events")
     _need(isinstance(events, list), "events")
     history: dict[int, list[str]] = {}
@@ -237,6 +245,35 @@ def _plan(doc: dict) -> _Plan:
 
 
 _EVENT_KINDS = ("create", "edit", "void", "restore", "undo", "note")
+
+
+def _check_stakes(stakes, planned: list) -> None:
+    """Stakes are checked like points: each hand's stake must be the one the file's own stake history
+    (the table's stake changes, from which hand on) gives it; else the file is refused naming the hand."""
+    _need(isinstance(stakes, list) and len(stakes) <= len(planned), "stakes")
+    history = []
+    for i, entry in enumerate(stakes):
+        where = f"stakes.{i}"
+        _need(isinstance(entry, dict) and set(entry) == {"from_hand", "stake"}, where)
+        start = entry["from_hand"]
+        _need(isinstance(start, int) and not isinstance(start, bool) and 1 <= start <= len(planned)
+              and (not history or start > history[-1][0]), f"{where}.from_hand")
+        history.append((start, _stake_field(entry["stake"], f"{where}.stake")))
+    _need(not planned or (history and history[0][0] == 1), "stakes")
+    expected = None
+    for hand in planned:
+        while history and history[0][0] == hand["number"]:
+            expected = history.pop(0)[1]
+        if hand["stake"] != expected:
+            raise ImportRefused(N_("Hand {number}: its stake in this file ({stake}) is not the stake the file's own "
+                                   "history of stakes gives it ({expected}); nothing was imported.",
+                                   number=hand["number"], stake=hand["stake"], expected=expected),
+                                code="stake_differs", field=f"hands.{hand['number'] - 1}.stake")
+
+
+def _table_refused(error: EngineError) -> ImportRefused:
+    return ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
+                            reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip("."))
 
 
 def _refused_hand(number: int, error: EngineError) -> ImportRefused:
@@ -291,6 +328,36 @@ def _keep_history(table: Table, history: dict[int, list[str]]) -> None:
     commit()
 
 
+class ImportReport(NamedTuple):
+    """What an import says about the file besides the table: whether this server signed it, and the
+    sentences (engine Text) the faces show."""
+    signed: bool
+    notes: tuple
+
+
+def _report(doc: dict, plan: _Plan) -> ImportReport:
+    notes = []
+    signed = signed_here(doc)
+    if signed:
+        when = doc["table"].get("updated_at")
+        try:
+            when = _time_field(when, "table.updated_at").strftime("%Y-%m-%d %H:%M UTC")
+        except ImportRefused:
+            when = "?"
+        notes.append(N_("This file is unchanged since it was exported from here: the table as it was on {date}.",
+                        date=when))
+    else:
+        notes.append(N_("This file was not exported from this server, or was changed since: its facts were checked "
+                        "against the rules, but who played what is as the file says."))
+    if doc["format_version"] == 1:
+        notes.append(N_("This file (format 1) gives no stake per hand: every hand was recorded at the table's "
+                        "stake in the file, {stake} per point.", stake=plan.stake))
+    elif doc["format_version"] == 2:
+        notes.append(N_("This file (format 2) has no history of stakes: each hand was recorded at the stake the "
+                        "file gives it."))
+    return ImportReport(signed, tuple(notes))
+
+
 def copy_name(name: str, mark: str, limit: int = 80) -> str:
     """``name (mark)`` within ``limit`` characters (the name shortened when needed)."""
     suffix = f" ({mark})"
@@ -304,15 +371,18 @@ def import_json(data: bytes | str, mark: str | None = None) -> Table:
     forged file raises :class:`ImportRefused` and leaves nothing stored. ``mark`` (such as
     "imported 1 Dec", in the face's language) is added to the copy's name so that no list shows the
     copy exactly like its original."""
-    plan = _plan(_read_document(data))
-    if mark and isinstance(plan.table["name"], str):
-        plan.table["name"] = copy_name(plan.table["name"], mark)
+    doc = _read_document(data)
+    plan = _plan(doc)
+    report = _report(doc, plan)
     try:
+        # the name is judged by the one rule of every door (page, API, import) before the mark is
+        # added: a name too long for a new table is refused here too, never cut to fit
+        plan.table["name"] = _clean_text(plan.table["name"], "name", NAME_MAX, required=True, what="name")
+        if mark:
+            plan.table["name"] = copy_name(plan.table["name"], mark)
         table = create_table(stake=plan.hands[0]["stake"] if plan.hands else plan.stake, **plan.table)
     except EngineError as error:
-        raise ImportRefused(N_("This file's table cannot be opened: {reason} Nothing was imported.",
-                               reason=error.message), code=error.code, field=f"table.{error.field or ''}".rstrip(".")
-                            ) from None
+        raise _table_refused(error) from None
     marker = f"{IMPORTING}{table.id}"  # if this worker dies mid-replay, purge_unfinished_imports cleans up
     db.session.add(RateBucket(key=marker, window_start=int(time.time()), count=1))
     db.session.commit()
@@ -334,6 +404,7 @@ def import_json(data: bytes | str, mark: str | None = None) -> Table:
     finally:
         db.session.execute(delete(RateBucket).where(RateBucket.key == marker))
         db.session.commit()
+    table.import_report = report  # not stored: what the answer to this import says about the file
     return table
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..engine.common import N_, EngineError
 from ..models import Table
 from .common import ScoringError, engine_for, table_rules
+from .factcheck import checked_facts
 
 
 def _prepare_facts(table: Table, facts: Any, names: list[str] | None = None) -> dict:
@@ -32,7 +33,7 @@ def _prepare_facts(table: Table, facts: Any, names: list[str] | None = None) -> 
     except (TypeError, ValueError):
         raise ScoringError(N_("The hand's record contains values that are not numbers, text or lists."),
                            code="bad_facts", field="facts") from None
-    return engine_for(table.game).used_facts(facts, table_rules(table))  # no stored fact the outcome ignores
+    return checked_facts(engine_for(table.game), table_rules(table), facts)  # no fact the rules ignore (issue 31)
 
 
 def normalize_facts(table: Table, facts: Any) -> dict:

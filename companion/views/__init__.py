@@ -44,4 +44,7 @@ def register(app: Flask) -> None:
     docs.spec.components.security_scheme("editToken", {"type": "apiKey", "in": "header", "name": "X-Edit-Token",
                                                        "description": "The table's edit token (older clients)."})
     docs.register_blueprint(api.bp, url_prefix=API_PREFIX)
+    from ..schemas.per_game import strict_per_game
+
+    strict_per_game(docs.spec.components.schemas)  # as strict as the server: one variant per game
     app.extensions["openapi"] = docs

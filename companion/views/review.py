@@ -9,7 +9,7 @@ from collections import OrderedDict
 from decimal import Decimal
 
 from flask import (Blueprint, Response, abort, current_app, flash, redirect, render_template, request,
-                   stream_with_context, url_for)
+                   url_for)
 from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -21,7 +21,8 @@ from ..models import Table
 from .chart import chart_css, running_totals_svg
 from .common import format_money as money
 from .common import page_number, remember, table_view
-from .conditional import conditional, review_page, table_etag
+from .conditional import review_page
+from .export_cache import cached_download
 
 bp = Blueprint("review", __name__)
 
@@ -186,13 +187,10 @@ def settle(table: Table):
 
 
 def _download(table: Table, kind: str, chunks, content_type: str, filename: str) -> Response:
-    """A file streamed in chunks (bounded memory), with an ETag per table revision (and language): a
-    client that has this revision gets a 304 before anything is read."""
-    def answer():
-        response = Response(stream_with_context(chunks()), content_type=content_type)
-        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
-    return conditional(table_etag(table, kind), answer)
+    """A file computed once per table revision and language, kept and served from there
+    (:mod:`.export_cache`), with an ETag per table revision (and language): a client that has this
+    revision gets a 304 before anything is read."""
+    return cached_download(table, kind, chunks, content_type, filename)
 
 
 def csv_labels() -> dict:
@@ -246,6 +244,9 @@ def import_table():
                 remember(table)
                 flash(_("Imported: this is a new copy of the table, with its own link. This phone can record "
                         "at it."))
+                report = getattr(table, "import_report", None)
+                for note in report.notes if report else ():
+                    flash(tr(note))  # where the file comes from; a format 1 file: the stake it applied
                 return redirect(url_for("tables.show", public_id=table.public_id))
     return render_template("review/import.html", error=error), 400 if error else 200
 

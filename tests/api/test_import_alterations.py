@@ -240,3 +240,191 @@ def test_an_import_at_the_cap_twin_is_read(api):
     """The twin: a body under the cap is read and judged (here: not JSON, a 400 naming that)."""
     answer = api("POST", "/import", raw=b"{" + b" " * (review.IMPORT_MAX_BYTES - 10))
     assert answer.status == 400 and "not complete JSON" in answer.error["message"]
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 31: named alterations, each with the answer it must get. Forged stakes, junk facts, texts
+# and shapes are refused with their code (and nothing is stored); harmless or consistent changes are
+# imported as the engine settles them, never signed as this server's. The nights: 干瞪眼 (hands 1–3
+# at 0.5, hand 2 void, hand 4 at 1 with Bo who never played) and 大冶打拱 (preset daye).
+
+
+def _h(i, **changes):
+    return lambda d: d["hands"][i].update(changes)
+
+
+def _facts(i, **changes):
+    return lambda d: d["hands"][i]["facts"].update(changes)
+
+
+def _loser(i, name, **changes):
+    return lambda d: d["hands"][i]["facts"]["losers"][name].update(changes)
+
+
+def _table(**changes):
+    return lambda d: d["table"].update(changes)
+
+
+def _top(**changes):
+    return lambda d: d.update(changes)
+
+
+def _drop(*path):
+    def change(d):
+        target = d
+        for step in path[:-1]:
+            target = target[step]
+        del target[path[-1]]
+    return change
+
+
+def _both(*changes):
+    def change(d):
+        for each in changes:
+            each(d)
+    return change
+
+
+def _format(version):
+    def change(d):
+        d["format_version"] = version
+        d.pop("stakes", None)
+        d.pop("signature", None)
+        if version == 1:
+            for hand in d["hands"]:
+                hand.pop("stake", None)
+    return change
+
+
+REFUSED = [  # (kind, night 0 = 干瞪眼 / 1 = 大冶打拱, change, the error code)
+    ("forged stake of hand 1", 0, _h(0, stake="1000000"), "stake_differs"),
+    ("forged stake of the last hand", 0, _h(3, stake="2"), "stake_differs"),
+    ("stake of a void hand changed", 0, _h(1, stake="1"), "stake_differs"),
+    ("stake history changed alone", 0, lambda d: d["stakes"][1].update(stake="5"), "stake_differs"),
+    ("stake history moved a hand early", 0, lambda d: d["stakes"][1].update(from_hand=3), "stake_differs"),
+    ("stake history removed", 0, _drop("stakes"), "damaged"),
+    ("stake history not a list", 0, _top(stakes={"1": "0.5"}), "damaged"),
+    ("stake history from hand 0", 0, lambda d: d["stakes"][0].update(from_hand=0), "damaged"),
+    ("stake history past the last hand", 0, lambda d: d["stakes"][1].update(from_hand=9), "damaged"),
+    ("stake history out of order", 0, lambda d: d["stakes"].reverse(), "damaged"),
+    ("stake history with a junk key", 0, lambda d: d["stakes"][0].update(points=5), "damaged"),
+    ("stake history entry as text", 0, lambda d: d["stakes"].append("1000000"), "damaged"),
+    ("a hand's stake removed", 0, _drop("hands", 0, "stake"), "damaged"),
+    ("stake as words", 0, _h(0, stake="a lot"), "damaged"),
+    ("negative stake", 0, _h(0, stake="-1"), "damaged"),
+    ("stake with an exponent", 0, _h(0, stake="1e3"), "damaged"),
+    ("stake as a number", 0, _h(0, stake=1000000), "damaged"),
+    ("count as text", 0, _loser(0, "Bo", cards="3"), "bad_hand"),
+    ("count as true", 0, _loser(0, "Bo", cards=True), "bad_hand"),
+    ("unknown fact", 0, _facts(0, foo=1), "bad_hand"),
+    ("another game's fact", 0, _facts(0, banker="Ann"), "bad_hand"),
+    ("loser who is not a player", 0, lambda d: d["hands"][0]["facts"]["losers"].update(Zed={"cards": 1}), "bad_hand"),
+    ("junk inside a loser", 0, _loser(0, "Bo", foo="bar"), "bad_hand"),
+    ("losers as a list", 0, _facts(0, losers=["Bo"]), "bad_hand"),
+    ("winner who is not a player", 0, _facts(0, winner="Zed"), "bad_hand"),
+    ("points left in hand as text", 1, _facts(0, last_hand_points="20"), "bad_hand"),
+    ("captured as a list", 1, _facts(0, captured=[60, 50, 30, 40]), "bad_hand"),
+    ("captured not a multiple of 5", 1, lambda d: d["hands"][0]["facts"]["captured"].update(P1=61), "bad_hand"),
+    ("order with a stranger", 1, _facts(0, order=["P1", "Zed"]), "bad_hand"),
+    ("points changed", 0, lambda d: d["hands"][0]["points"].update(Ann=999), "points_differ"),
+    ("points of a void hand changed", 0, lambda d: d["hands"][1]["points"].update(Bo=999), "points_differ"),
+    ("winner changed, points kept", 0, _facts(0, winner="Bo", losers={
+        "Ann": {"cards": 3, "jokers": 0}, "Cy": {"cards": 3, "jokers": 0}, "Di": {"cards": 3, "jokers": 1}}),
+     "points_differ"),
+    ("大冶打拱 shouter no longer first out, points kept", 1, _facts(1, order=["P1"]), "points_differ"),
+    ("format version from the future", 0, _top(format_version=99), "newer_version"),
+    ("format version 0", 0, _top(format_version=0), "damaged"),
+    ("another format", 0, _top(format="spreadsheet"), "foreign"),
+    ("a game this server does not know", 0, _table(game="poker"), "foreign"),
+    ("table name of 10,000 characters", 0, _table(name="n" * 10_000), "too_long"),
+    ("empty table name", 0, _table(name=""), "required"),
+    ("notes over 2,000 characters", 0, _table(notes="n" * 2001), "too_long"),
+    ("currency over 12 characters", 0, _table(currency="c" * 13), "too_long"),
+    ("unknown house rule", 0, _table(rules={"no_such_rule": True}), "unknown_rule"),
+    ("unknown preset", 0, _table(preset="nowhere"), "unknown_preset"),
+    ("player name of 41 characters", 0, lambda d: d["players"][0].update(name="p" * 41), "damaged"),
+    ("hands out of order", 0, lambda d: d["hands"].reverse(), "damaged"),
+    ("a hand twice", 0, lambda d: d["hands"].append(copy.deepcopy(d["hands"][0])), "damaged"),
+    ("hand status unknown", 0, _h(0, status="deleted"), "damaged"),
+    ("a fraction in the points", 0, lambda d: d["hands"][0]["points"].update(Ann=1.5), "damaged"),
+    ("hands not a list", 0, _top(hands={"1": {}}), "damaged"),
+    ("event for a hand that is not there", 0, lambda d: d["events"][0].update(hand=99), "damaged"),
+    ("event of an unknown kind", 0, lambda d: d["events"][0].update(kind="forge"), "damaged"),
+    ("archived at a non-time", 0, _table(archived_at="yesterday"), "damaged"),
+]
+
+
+def _stored(app, public_id):
+    with app.app_context():
+        table = scoring.get_table(public_id)
+        hands = scoring.hands_page(table, 1, 100)
+        hands = list(hands[0] if isinstance(hands, tuple) else hands)
+        out = [(h.number, h.stake_text, h.facts) for h in sorted(hands, key=lambda h: h.number)]
+        db.session.remove()
+        return out
+
+
+def _tables(app) -> int:
+    from companion.models import Table
+
+    with app.app_context():
+        count = db.session.query(Table).count()
+        db.session.remove()
+        return count
+
+
+IMPORTED = [  # (kind, night, change, signed, a check of what was stored)
+    ("unchanged", 0, None, True, lambda hands: [s for _n, s, _f in hands] == ["0.5", "0.5", "0.5", "1"]),
+    ("notes changed", 0, _table(notes="a quiet game"), False, None),
+    ("outcome forged (never read)", 0, _h(0, outcome={"winners": ["Di"], "multiplier": 64}), False, None),
+    ("next dealer forged (never read)", 0, _h(0, next_dealer="Zed"), False, None),
+    ("request id and revision changed", 0, _h(0, request_id="x", revision=9), False, None),
+    ("junk in the history's device", 0, lambda d: d["events"][0].update(device="<b>\u202e</b>"), False, None),
+    ("an extra key at the top", 0, _top(comment="hello"), False, None),
+    ("stakes forged consistently", 0, _both(_h(0, stake="7"), _h(1, stake="7"), _h(2, stake="7"),
+                                            lambda d: d["stakes"][0].update(stake="7")), False,
+     lambda hands: [s for _n, s, _f in hands] == ["7", "7", "7", "1"]),
+    ("a count no rule reads (twos, off)", 0, _loser(0, "Bo", twos=3), False,
+     lambda hands: "twos" not in hands[0][2]["losers"]["Bo"]),
+    ("喜 bombs with 喜钱 off", 1, _facts(0, xi_bombs={"P1": [7, 7, 7]}), False,
+     lambda hands: "xi_bombs" not in hands[0][2]),
+    ("tricks with no rule reading them", 0, _facts(0, tricks=12), False, lambda hands: "tricks" not in hands[0][2]),
+    ("format 2 (no stake history)", 0, _format(2), False, lambda hands: [s for _n, s, _f in hands][-1] == "1"),
+    ("format 1 (no stake per hand)", 0, _format(1), False, lambda hands: {s for _n, s, _f in hands} == {"1"}),
+]
+
+
+def _altered(good, change, resign=True):
+    doc = copy.deepcopy(good)
+    if change is not None:
+        change(doc)
+        if resign:
+            _resign(doc)
+    return json.dumps(doc).encode()
+
+
+def test_each_named_alteration_gets_its_answer(api, live_server, nights):
+    assert len(REFUSED) + len(IMPORTED) >= 60
+    before = _tables(live_server.app)
+    wrong = []
+    for kind, night, change, code in REFUSED:
+        answer = api("POST", "/import", raw=_altered(nights[night], change))
+        if not (400 <= answer.status < 500 and answer.error["code"] == code):
+            wrong.append((kind, code, answer.status, answer.error))
+        elif code in ("stake_differs", "points_differ", "bad_hand"):
+            assert answer.error["field"].startswith("hands."), (kind, answer.error)  # names the hand
+    assert wrong == []
+    assert _tables(live_server.app) == before  # nothing stored from a refused file
+    for kind, night, change, signed, check in IMPORTED:
+        answer = api("POST", "/import", raw=_altered(nights[night], change))
+        assert answer.status == 201, (kind, answer)
+        assert answer.json["signed"] is signed, kind
+        hands = _stored(live_server.app, answer.json["public_id"])
+        assert len(hands) == len(nights[night]["hands"]), kind
+        assert check is None or check(hands), (kind, hands)
+    _settled_by_the_engine(live_server.app, answer.json["public_id"])
+
+
+def test_a_changed_file_whose_checksum_was_not_made_again_is_refused(api, nights):
+    answer = api("POST", "/import", raw=_altered(nights[0], _h(0, stake="1000000"), resign=False))
+    assert answer.status == 400 and answer.error["code"] == "damaged" and "checksum" in answer.error["message"]

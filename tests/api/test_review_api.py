@@ -46,7 +46,7 @@ def test_summary_of_an_unknown_table_is_404(api):
 def test_export_then_import_recreates_the_table_exactly(api):
     table = _night(api)
     exported = api("GET", f"/tables/{table['id']}/export")
-    assert exported.status == 200 and exported.json["format_version"] == 2
+    assert exported.status == 200 and exported.json["format_version"] == 3
     assert table["token"] not in exported.raw.decode() and table["id"] not in exported.raw.decode()
     imported = api("POST", "/import", raw=exported.raw)
     assert imported.status == 201, imported

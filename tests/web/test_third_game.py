@@ -357,7 +357,10 @@ def test_api_lists_the_game_and_its_openapi_names_it(api):
     spec = api("GET", "/openapi.json")
     assert spec.status == 200 and KEY in spec.raw.decode()
     # the facts' JSON schema, generated from the fake's describe_facts (bounds from its validator)
-    left = spec.json["components"]["schemas"]["SettleRequest"]["properties"]["left"]
+    variants = spec.json["components"]["schemas"]["SettleRequest"]["oneOf"]  # one per game (issue 31)
+    mine = next(v for v in variants if KEY in v["properties"]["game"]["enum"])
+    assert set(mine["properties"]["rules"]["properties"]) == {"sweep_doubles"}
+    left = mine["properties"]["left"]
     assert (left["type"], left["minimum"], left["maximum"]) == ("integer", 1, thirdgame.HAND_SIZE)
 
 

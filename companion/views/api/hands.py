@@ -4,10 +4,11 @@ from __future__ import annotations
 import secrets
 
 from flask import request
+from flask.views import MethodView
 
 from ... import scoring
 from ...schemas import (MAX_REQUEST_ID, EditHandRequest, HandAnswer, HandChangeAnswer, HandsPageAnswer, HandsQuery,
-                        RecordHandRequest, RevisionRequest, UndoAnswer, UndoRequest, hand_row, merged, strict_numbers)
+                        RecordHandRequest, RevisionRequest, UndoAnswer, UndoRequest, hand_row, merged)
 from .common import (HAND_LINKS, InputError, _, _device, _hand_or_404, _require_token, _scoring_call,
                      _table_or_404, bp, errors, writes)
 
@@ -56,8 +57,7 @@ def record_hand(data, public_id):
     in the answer), so a client that may retry must send one."""
     table = _table_or_404(public_id)
     _require_token(table, data)
-    facts = data["facts"]
-    strict_numbers(facts, table.game)
+    facts = data["facts"]  # numbers, unused facts and the rules: checked by scoring, as at every door
     request_id = data.get("request_id") or (request.headers.get("Idempotency-Key") or "").strip() or None
     idempotent = request_id is not None
     if len(request_id or "") > MAX_REQUEST_ID:
@@ -69,23 +69,41 @@ def record_hand(data, public_id):
     return merged(hand, created=created, idempotent=idempotent), 201 if created else 200
 
 
-@bp.route("/tables/<public_id>/hands/<int:number>", methods=["PUT", "PATCH"])
-@bp.arguments(EditHandRequest, example={
-    "facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
-    "revision": 1})
-@bp.response(200, HandChangeAnswer)
-@writes
-@bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
-@errors(403, 404, 409, 413)
-def edit_hand(data, public_id, number):
-    """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
+EDIT_EXAMPLE = {"facts": {"winner": "B", "losers": {"A": {"cards": 2, "jokers": 0}, "C": {"cards": 1, "jokers": 0}}},
+                "revision": 1}
+
+
+def _edit(data, public_id, number):
     table = _table_or_404(public_id)
     _require_token(table, data)
     _hand_or_404(table, number)
     facts = data["facts"]
-    strict_numbers(facts, table.game)
-    hand = _scoring_call(scoring.edit_hand, table, number, facts, revision=data["revision"], device=_device(data))
-    return hand
+    return _scoring_call(scoring.edit_hand, table, number, facts, revision=data["revision"], device=_device(data))
+
+
+@bp.route("/tables/<public_id>/hands/<int:number>", endpoint="edit_hand")
+class EditHand(MethodView):
+    """PUT and PATCH edit a hand alike (one endpoint, ``api.edit_hand``); each method has its own
+    operationId in the OpenAPI document (``edit_hand``, ``patch_hand``), which must be unique."""
+
+    @bp.arguments(EditHandRequest, example=EDIT_EXAMPLE)
+    @bp.response(200, HandChangeAnswer)
+    @writes
+    @bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
+    @errors(403, 404, 409, 413)
+    def put(self, data, public_id, number):
+        """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
+        return _edit(data, public_id, number)
+
+    @bp.arguments(EditHandRequest, example=EDIT_EXAMPLE)
+    @bp.response(200, HandChangeAnswer)
+    @writes
+    @bp.doc(operationId="patch_hand", responses={200: {"links": HAND_LINKS}})
+    @errors(403, 404, 409, 413)
+    def patch(self, data, public_id, number):
+        """Edit a hand, the same as PUT (the whole facts and the revision you read; a stale one is a
+        409 with both versions)."""
+        return _edit(data, public_id, number)
 
 
 def _void_or_restore(data, public_id, number, change):
@@ -97,7 +115,7 @@ def _void_or_restore(data, public_id, number, change):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/void", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.arguments(RevisionRequest, example={"revision": 1})
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="void_hand", responses={200: {"links": HAND_LINKS}})
@@ -108,7 +126,7 @@ def void_hand(data, public_id, number):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>/restore", methods=["POST"])
-@bp.arguments(RevisionRequest, required=False, example={"revision": 1})
+@bp.arguments(RevisionRequest, example={"revision": 1})
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="restore_hand", responses={200: {"links": HAND_LINKS}})

@@ -1,12 +1,14 @@
 """API v1, tables: open, read, change, summarise, export and import a table."""
 from __future__ import annotations
 
-from flask import Response, jsonify, request, stream_with_context
+from flask import jsonify, request
 
 from ... import review, scoring
+from ...schemas.per_game import import_body_schema
 from ...schemas import (ExportAnswer, ImportAnswer, NewTableRequest, PlayersRequest, SummaryAnswer, TableAnswer,
                         UpdateTableRequest, with_token)
 from ..conditional import conditional, table_etag
+from ..export_cache import cached_download
 from .common import (_device, _require_token, _scoring_call, _table_or_404, bp, errors, links,
                      writes)
 
@@ -91,19 +93,20 @@ def table_summary(public_id):
 @bp.doc(operationId="export_table")
 @errors(404)
 def export_table(public_id):
-    """The whole table as one JSON document (format version, rules, players, hands with their facts,
-    the history of changes, a checksum against corruption, not a signature). Streamed; ETag per table
-    revision (If-None-Match: 304). No id and no edit token: POST it to /import to recreate it."""
+    """The whole table as one JSON document (format version, rules, players, hands with their facts and
+    stakes, the history of stakes and of changes, a checksum against corruption and this server's
+    signature). Computed once per table revision and kept (every later request is served from the
+    kept file); ETag per table revision (If-None-Match: 304). No id and no edit token: POST it to
+    /import to recreate it."""
     table = _table_or_404(public_id)
-    return conditional(table_etag(table, "json"), lambda: Response(stream_with_context(scoring.export_chunks(table)),
-                                                                   content_type="application/json"))
+    return cached_download(table, "json", lambda: scoring.export_chunks(table), "application/json")
 
 
 @bp.route("/import", methods=["POST"])
 @bp.response(201, ImportAnswer)
 @bp.doc(operationId="import_table", requestBody={
     "required": True, "description": "A document from GET /tables/{public_id}/export, unchanged.",
-    "content": {"application/json": {"schema": {"type": "object"}}}})
+    "content": {"application/json": {"schema": import_body_schema()}}})
 @errors(413)
 def import_table():
     """Recreate an exported table under a new id and edit token by replaying it: every hand is recorded

@@ -1,0 +1,124 @@
+"""Exports cost once per table revision (issue 31): the CSV and JSON exports (pages and API) are
+written once per table revision, language and build of the app into files in the instance folder
+(``EXPORT_CACHE_DIR``), shared by every worker and process on the host, and served from there to
+every later client, with or without ``If-None-Match``. Nothing is ever invalidated: every change to a
+table bumps its revision, which is in the key, so a kept file is never stale; the folder is bounded
+(``EXPORT_CACHE_FILES`` files, ``EXPORT_CACHE_MB`` in all, the least recently written go first).
+``EXPORT_CACHE = False`` streams every export afresh instead (as before issue 31).
+
+Concurrent clients of the same uncomputed export wait on one file lock while the first writes it
+(one computation, not eight). Memory stays bounded: the export is written chunk by chunk and sent
+from the file. Computing an export spends the client's heavy-read budget by the table's size
+(:func:`companion.ratelimit.heavy_read_units`); a kept file costs only the request's one unit.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+from flask import Response, current_app, send_file, stream_with_context
+
+from .. import ratelimit
+from ..models import Table
+from .conditional import conditional, table_etag
+
+EXPORT_CACHE_FILES = 64
+EXPORT_CACHE_MB = 256
+
+
+def _folder() -> Path:
+    folder = Path(current_app.config.get("EXPORT_CACHE_DIR") or Path(current_app.instance_path) / "export-cache")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _name(etag: str, kind: str) -> str:
+    """The file of one export: a digest of its ETag (kind, table, revision, language, build) and of the
+    export signing key (a new SECRET_KEY signs differently)."""
+    key = current_app.config.get("SECRET_KEY") or ""
+    key = key.encode() if isinstance(key, str) else bytes(key)
+    digest = hashlib.sha256(etag.encode() + b"\0" + hashlib.sha256(key).digest()).hexdigest()[:40]
+    return f"{digest}.{kind}"
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Keep the folder within its bounds, the oldest files first out (never ``keep``)."""
+    files = []
+    for path in folder.iterdir():
+        if path.suffix in (".lock", ".tmp") or path.name.startswith("."):
+            continue
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            continue
+        files.append((stat.st_mtime, stat.st_size, path))
+    files.sort()
+    most = int(current_app.config.get("EXPORT_CACHE_FILES", EXPORT_CACHE_FILES))
+    budget = float(current_app.config.get("EXPORT_CACHE_MB", EXPORT_CACHE_MB)) * 1024 * 1024
+    total = sum(size for _mtime, size, _path in files)
+    count = len(files)
+    for _mtime, size, path in files:
+        if count <= most and total <= budget:
+            break
+        if path == keep:
+            continue
+        for gone in (path, path.with_suffix(path.suffix + ".lock")):
+            try:
+                gone.unlink()
+            except FileNotFoundError:
+                pass
+        count -= 1
+        total -= size
+
+
+def kept_export(table: Table, kind: str, chunks) -> Path:
+    """The file holding this export of the table at its revision: written now (``chunks()``: the
+    export's byte chunks) unless a worker already wrote it."""
+    folder = _folder()
+    path = folder / _name(table_etag(table, kind), kind)
+    if path.exists():
+        return path
+    with open(path.with_suffix(path.suffix + ".lock"), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one writer per export; the others wait for its file
+        try:
+            if path.exists():
+                return path
+            ratelimit.spend("heavy_read", ratelimit.heavy_read_units(table.hand_seq or 0))
+            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    for chunk in chunks():
+                        out.write(chunk)
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    _prune(folder, path)
+    return path
+
+
+def cached_download(table: Table, kind: str, chunks, content_type: str, filename: str | None = None):
+    """The conditional answer of an export (304 for a client holding this revision), its bytes from
+    the file kept for the table's revision."""
+    if current_app.config.get("EXPORT_CACHE", True) is False:  # off (a read-only instance folder; the bench)
+        def streamed():
+            response = Response(stream_with_context(chunks()), content_type=content_type)
+            if filename:
+                response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+            return response
+        return conditional(table_etag(table, kind), streamed)
+
+    def answer():
+        path = kept_export(table, kind, chunks)
+        response = send_file(path, mimetype=content_type, conditional=False, etag=False, last_modified=None,
+                             max_age=None)
+        response.headers["Content-Type"] = content_type
+        if filename:
+            response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    return conditional(table_etag(table, kind), answer)

@@ -1,0 +1,80 @@
+"""Issue 31: an export costs once per table revision. The CSV and JSON exports (pages and API) of an
+unchanged table are served from the file the first one wrote, with or without If-None-Match; a
+change makes a new one; the folder stays bounded; computing an export spends the heavy-read budget by
+the table's size, a kept one only its request's unit."""
+import json
+
+import pytest
+
+from web_helpers import statements_during
+
+FACTS = {"winner": "A", "losers": {"B": {"cards": 2}, "C": {"cards": 1}}}
+
+
+def _table(client, hands=3):
+    table = client.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B", "C"]}).json
+    for _ in range(hands):
+        assert client.post(f"/api/v1/tables/{table['id']}/hands", json={"facts": FACTS},
+                           headers={"Authorization": f"Bearer {table['token']}"}).status_code == 201
+    return table
+
+
+def _hand_reads(statements):
+    return [s for s in statements if "FROM hands" in s or "FROM hand_events" in s]
+
+
+@pytest.mark.parametrize("path", ["/t/{id}/export.csv", "/t/{id}/export.json", "/api/v1/tables/{id}/export"])
+def test_an_unchanged_table_is_exported_once(app_maker, tmp_path, path):
+    app = app_maker(EXPORT_CACHE_DIR=str(tmp_path))
+    client = app.test_client()
+    table = _table(client)
+    url = path.format(id=table["id"])
+    first, seen = statements_during(app, lambda: client.get(url))
+    assert first.status_code == 200 and _hand_reads(seen)  # computed: the hands were read
+    again, seen = statements_during(app, lambda: client.get(url))  # no If-None-Match
+    assert again.status_code == 200 and again.data == first.data
+    assert not _hand_reads(seen), seen  # served from the kept file: no hand read again
+    assert again.headers["ETag"] == first.headers["ETag"]
+    # the twin: a new hand bumps the revision, so the next export is computed again and holds it
+    client.post(f"/api/v1/tables/{table['id']}/hands", json={"facts": FACTS},
+                headers={"Authorization": f"Bearer {table['token']}"})
+    changed, seen = statements_during(app, lambda: client.get(url))
+    assert changed.status_code == 200 and _hand_reads(seen) and changed.data != first.data
+    if "json" in path or "api" in path:
+        assert len(json.loads(changed.data)["hands"]) == 4
+
+
+def test_each_language_has_its_own_csv(app_maker, tmp_path):
+    client = app_maker(EXPORT_CACHE_DIR=str(tmp_path)).test_client()
+    table = _table(client, hands=1)
+    english = client.get(f"/t/{table['id']}/export.csv?lang=en").data.decode("utf-8-sig")
+    french = client.get(f"/t/{table['id']}/export.csv?lang=fr").data.decode("utf-8-sig")
+    assert english.startswith("Hand") and not french.startswith("Hand") and english != french
+
+
+def test_the_kept_exports_stay_within_their_bounds(app_maker, tmp_path):
+    client = app_maker(EXPORT_CACHE_DIR=str(tmp_path), EXPORT_CACHE_FILES=2).test_client()
+    for _ in range(4):
+        table = _table(client, hands=1)
+        assert client.get(f"/api/v1/tables/{table['id']}/export").status_code == 200
+    kept = [p for p in tmp_path.iterdir() if p.suffix not in (".lock", ".tmp")]
+    assert len(kept) == 2
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_computing_an_export_spends_the_budget_by_its_size(app_maker, tmp_path):
+    app = app_maker(EXPORT_CACHE_DIR=str(tmp_path), RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (6, 600)},
+                    HEAVY_READ_HANDS=1)
+    client = app.test_client()
+    table = _table(client, hands=3)
+    api = f"/api/v1/tables/{table['id']}/export"
+    assert client.get(api).status_code == 200       # 1 + 3 hands = 4 units
+    assert client.get(api).status_code == 200       # kept: 1 unit (5)
+    refused = client.get(f"/t/{table['id']}/export.csv")  # 6 + 3: past 6, refused before it is computed
+    assert refused.status_code == 429 and "Too many requests" in refused.get_data(as_text=True)
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".csv"]
+    # the twin: counted by requests alone (a unit per 100 hands), the same reads all pass
+    cheap = app_maker(EXPORT_CACHE_DIR=str(tmp_path), RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (6, 600)})
+    other = cheap.test_client()
+    for path in (api, api, f"/t/{table['id']}/export.csv"):
+        assert other.get(path, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 200
