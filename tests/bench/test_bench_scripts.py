@@ -5,7 +5,7 @@ bench`` does that); only that each script runs to its end, exit code 0, without 
 
 The scripts that time the app in their own process run one after the other in one Python process
 (their imports paid once); those that start servers or processes of their own (heavy, writers,
-load) run alone. A new bench script is picked up by itself (any bench/*.py with a ``__main__``)."""
+load, exports) run alone. A new bench script is picked up by itself (any bench/*.py with a ``__main__``)."""
 import os
 import re
 import shutil
@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if 'if __name__ == "__main__"' in p.read_text())
-ALONE = {"heavy.py", "writers.py", "load.py"}
+ALONE = {"heavy.py", "writers.py", "load.py", "exports.py"}
 # make load's knobs at their smallest (bench/load.py reads them): one short round, the small table only
 LOAD_TINY = {"LOAD_HANDS": "10", "LOAD_BIG_HANDS": "0", "LOAD_SECONDS": "1", "LOAD_ROUNDS": "1"}
 DRIVER = """
