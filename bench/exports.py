@@ -24,9 +24,11 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 os.environ.setdefault("SECRET_KEY", "bench-secret")
 
-HANDS = int(os.environ.get("EXPORT_HANDS", "10000"))
-EXPORTERS = int(os.environ.get("EXPORTERS", "8"))
-SECONDS = float(os.environ.get("SECONDS", "15"))
+from bench.sizes import size  # noqa: E402
+
+HANDS = size("EXPORT_HANDS", 10000, 30)
+EXPORTERS = size("EXPORTERS", 8, 1)
+SECONDS = size("SECONDS", 15.0, 1.0)
 POLLERS = 2
 
 

@@ -5,10 +5,11 @@ bench`` does that); only that each script runs to its end, exit code 0, without 
 
 The scripts that time the app in their own process run one after the other in one Python process
 (their imports paid once); those that start servers or processes of their own (heavy, writers,
-load) run alone. A new bench script is picked up by itself (any bench/*.py with a ``__main__``)."""
+exports, profile_mix) run alone; bench/load.py has a smoke test of its own
+(tests/web/test_load_smoke.py). A new bench script is picked up by itself (any bench/*.py with a
+``__main__``)."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +19,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if 'if __name__ == "__main__"' in p.read_text())
-ALONE = {"heavy.py", "writers.py", "load.py"}
-# make load's knobs at their smallest (bench/load.py reads them): one short round, the small table only
-LOAD_TINY = {"LOAD_HANDS": "10", "LOAD_BIG_HANDS": "0", "LOAD_SECONDS": "1", "LOAD_ROUNDS": "1"}
+ALONE = {"heavy.py", "writers.py", "exports.py", "profile_mix.py"}
+# scripts a test of their own already runs tiny (and checks more closely): not run twice
+ELSEWHERE = {"load.py": "tests/web/test_load_smoke.py"}
 DRIVER = """
 import runpy, sys, traceback
 for path in sys.argv[1:]:
@@ -49,7 +50,7 @@ def run(command, env) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def in_process():
     """Every script not in ALONE, in one process: {script: (exit code, its output)}."""
-    names = [n for n in SCRIPTS if n not in ALONE]
+    names = [n for n in SCRIPTS if n not in ALONE and n not in ELSEWHERE]
     done = run([sys.executable, "-c", DRIVER, *(str(BENCH / n) for n in names)], tiny_env())
     results, output = {}, done.stdout + done.stderr
     for name in names:
@@ -58,7 +59,7 @@ def in_process():
     return results
 
 
-@pytest.mark.parametrize("name", [n for n in SCRIPTS if n not in ALONE])
+@pytest.mark.parametrize("name", [n for n in SCRIPTS if n not in ALONE and n not in ELSEWHERE])
 def test_the_bench_script_runs(in_process, name):
     code, output = in_process[name]
     assert code == "0", f"bench/{name}: {code}\n{output[-4000:]}"
@@ -66,20 +67,16 @@ def test_the_bench_script_runs(in_process, name):
 
 @pytest.mark.parametrize("name", sorted(ALONE & set(SCRIPTS)))
 def test_the_bench_script_that_starts_servers_runs(name):
-    env = tiny_env(**LOAD_TINY)
-    if name == "load.py" and shutil.which("wrk") is None:
-        reason = "wrk is not installed (scripts/system_deps.sh wrk)"
-        if os.environ.get("CI"):
-            pytest.fail("CI is set but " + reason)
-        pytest.skip(reason)
-    done = run([sys.executable, str(BENCH / name)], env)
+    done = run([sys.executable, str(BENCH / name)], tiny_env())
     output = done.stdout + done.stderr
     assert done.returncode == 0, f"bench/{name}: exit {done.returncode}\n{output[-4000:]}"
     assert "Traceback" not in output, output[-4000:]
 
 
 def test_every_bench_script_is_run_here():
-    """The list is found, not typed: make bench's scripts are all in it."""
+    """The list is found, not typed: make bench's scripts are all in it; the scripts run elsewhere are."""
     makefile = (ROOT / "Makefile").read_text()
     for name in re.findall(r"bench/(\w+\.py)", makefile):
         assert name in SCRIPTS, name
+    for name, test in ELSEWHERE.items():
+        assert f"bench/{name}" in (ROOT / test).read_text(), (name, test)

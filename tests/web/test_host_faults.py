@@ -51,7 +51,7 @@ def assert_disk_full(response, caplog):
 
 def test_a_full_database_answers_503_saying_the_disk_is_full(app, client, caplog):
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgres"):
-        pytest.skip("SQLite's size limit; PostgreSQL: test_postgresql_disk_full_is_recognised_by_its_code")
+        pytest.skip("SQLite's size limit; PostgreSQL: test_postgresql_on_a_full_disk_answers_503_saying_so")
     public_id, token = new_table(app)
     assert post_hand(client, public_id, token, "before").status_code == 201
 
