@@ -12,11 +12,15 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from companion.engine import ENGINES  # noqa: E402
 from companion.engine.cards import _parse  # noqa: E402
+from bench.sizes import size  # noqa: E402
 
 TARGET_MS = 50
+COLD_RUNS = size("ANSWERS_COLD_RUNS", 3, 1)
+WARM_RUNS = size("ANSWERS_WARM_RUNS", 5, 1)
 DAGONG_HAND = "3 3 4 4 5h 5s 6 6 7 7 7 7 7 8 9 10h 10s J Q Kh Ks A 2 SJ SJ BJ BJ"  # 27 cards, 4 jokers
 DAGONG_PREVIOUS = ["3", "A", "2", "3 3", "2 2", "3 3 3", "3 3 4 4", "9 9 10 10 J J", "3 3 3 4 4 4", "5 10 K",
-                   "5d 10d Kd", "5s 10s Ks", "4 4 4 4", "4 4 4 4 4 4", "2 2 2 2 2 2 2 2", "SJ SJ BJ BJ"]
+                   "5d 10d Kd", "5s 10s Ks", "4 4 4 4", "4 4 4 4 4 4", "2 2 2 2 2 2 2"]  # 7 + the hand's 2: all 8 of 2 decks
+# (no joker play: the hand holds all four jokers; the cards played and the hand must fit in two decks)
 DAGONG_RULES = [{}, {"allow_straights": True, "bomb_min": 3, "gunlong": True, "max_jokers_in_510k": 2,
                      "four_jokers": "topBomb", "hard_beats_soft": True, "xi_premium": True}]
 GANDENGYAN_HAND = "3 4 5 5 6 7 7 8 9 9 10 J Q K A 2 SJ SJ BJ BJ"  # 20 cards, 4 jokers
@@ -54,8 +58,8 @@ def run(game, hand, previous_plays, rule_sets) -> bool:
     for index, data in enumerate(rule_sets):
         rules = module.rules_from_dict(data)
         for previous in previous_plays:
-            cold = min(time_one(module, previous, rules, hand, True) for _ in range(3))
-            warm = statistics.median(time_one(module, previous, rules, hand, False) for _ in range(5))
+            cold = min(time_one(module, previous, rules, hand, True) for _ in range(COLD_RUNS))
+            warm = statistics.median(time_one(module, previous, rules, hand, False) for _ in range(WARM_RUNS))
             worst_all = max(worst_all, cold)
             print(f"  {previous:<22} {'house' if index else 'default':<8} {cold:>8.1f} {warm:>8.1f}")
     flag = "ok" if worst_all <= TARGET_MS else "ABOVE TARGET"

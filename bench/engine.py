@@ -10,13 +10,18 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench.sizes import size  # noqa: E402
+
+SECONDS = size("ENGINE_SECONDS", 1.0, 0.01)  # per workload
+BATCH = size("ENGINE_BATCH", 1000, 5)
+
 MODULES = ["bench.gandengyan_workload", "bench.dagong_workload"]
 
 
-def rate(function, seconds=1.0):
+def rate(function, seconds=SECONDS):
     """Operations per second: warm up, then run batches for about ``seconds``."""
-    function(200)
-    n, elapsed, batch = 0, 0.0, 1000
+    function(min(200, BATCH))
+    n, elapsed, batch = 0, 0.0, BATCH
     while elapsed < seconds:
         start = time.perf_counter()
         function(batch)

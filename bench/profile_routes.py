@@ -25,9 +25,11 @@ os.environ.setdefault("SECRET_KEY", "bench-secret")
 
 from bench.load import facts  # noqa: E402  (the same hands as make load)
 
-HANDS = int(os.environ.get("PROFILE_HANDS", "1000"))
-LINES = int(os.environ.get("PROFILE_LINES", "30"))
-RUNS = int(os.environ.get("PROFILE_RUNS", "300"))
+from bench.sizes import size  # noqa: E402
+
+HANDS = size("PROFILE_HANDS", 1000, 5)
+LINES = size("PROFILE_LINES", 30, 3)
+RUNS = size("PROFILE_RUNS", 300, 2)
 
 
 def main(names: list[str]) -> int:

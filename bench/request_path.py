@@ -26,8 +26,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SECRET_KEY", "bench-secret")
 
-ROUNDS = int(os.environ.get("PATH_ROUNDS", "5"))
-SECONDS = float(os.environ.get("PATH_SECONDS", "0.5"))
+from bench.sizes import size  # noqa: E402
+
+ROUNDS = size("PATH_ROUNDS", 5, 1)
+SECONDS = size("PATH_SECONDS", 0.5, 0.02)
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 TARGETS = {"304 poll": 0.60, "record a hand": 0.10}
 

@@ -14,7 +14,9 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("SECRET_KEY", "bench-secret")
 
-RUNS = 30
+from bench.sizes import size  # noqa: E402
+
+RUNS = size("REVIEW_RUNS", 30, 2)
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
@@ -55,6 +57,7 @@ def main():
 
     postgres = bool(os.environ.get("DATABASE_URL"))
     hands, target = (10_000, 150.0) if postgres else (1_000, 50.0)
+    hands = size("REVIEW_HANDS", hands, 20)
     with tempfile.TemporaryDirectory() as tmp:
         config = {"WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}  # timing, not the read budget
         if not postgres:

@@ -13,8 +13,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.pop("DATABASE_URL", None)
 os.environ.setdefault("SECRET_KEY", "bench-secret")
 
-HANDS = 1000
-RUNS = 200
+from bench.sizes import size  # noqa: E402
+
+HANDS = size("WEB_HANDS", 1000, 5)
+RUNS = size("WEB_RUNS", 200, 3)
 TARGETS = {"table page": 25.0, "record POST": 30.0}
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -60,7 +62,7 @@ def main():
         assert client.post(f"/t/{public_id}/join", data={"key": token}).status_code == 303
         url = f"/t/{public_id}"
         results = {}
-        for _ in range(20):  # warm up
+        for _ in range(min(20, RUNS)):  # warm up
             assert client.get(url).status_code == 200
         times = []
         for _ in range(RUNS):

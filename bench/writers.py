@@ -29,9 +29,13 @@ os.environ.setdefault("SECRET_KEY", "bench-secret")
 
 from bench.load import facts  # noqa: E402
 
-PROCESSES, THREADS = 2, 4
-HANDS = int(os.environ.get("WRITERS_HANDS", "40"))
-ROUNDS = int(os.environ.get("WRITERS_ROUNDS", "3"))
+from bench.sizes import size  # noqa: E402
+
+PROCESSES, THREADS = size("WRITERS_PROCESSES", 2, 1), size("WRITERS_THREADS", 4, 2)
+START_DELAY = size(None, 3.0, 0.0)  # seconds for every process to import and get ready
+
+HANDS = size("WRITERS_HANDS", 40, 3)
+ROUNDS = size("WRITERS_ROUNDS", 3, 1)
 
 
 def worker(url: str, public_id: str, queue_on, start_at: float, tag: str, out) -> None:
@@ -80,7 +84,7 @@ def worker(url: str, public_id: str, queue_on, start_at: float, tag: str, out) -
 
 def one_round(url: str, public_id: str, queue_on, tag: str) -> dict:
     context = multiprocessing.get_context("spawn")
-    start_at = time.time() + 3  # every process imported and ready
+    start_at = time.time() + START_DELAY  # every process imported and ready
     pipes, processes = [], []
     for p in range(PROCESSES):
         parent, child = context.Pipe()

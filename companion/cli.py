@@ -190,7 +190,9 @@ def init_app(app: Flask) -> None:
     def players_command(rename, lang, as_json, table_id, names):
         """Change who sits at table TABLE_ID between hands: NAMES are the new players in seat order
         (a player left out leaves and keeps their total; a new name joins, or takes the seat of
-        the one it replaces). Without NAMES: print the players. Same as PUT /api/v1/tables/<id>/players."""
+        the one it replaces). Without NAMES: print the players. Same as PUT /api/v1/tables/<id>/players.
+        An id that starts with "-" (some made before ids avoided it) goes after "--":
+        flask players [--rename OLD NEW] -- <id> NAMES…"""
         from . import scoring
         from .engine.common import EngineError
         from .schemas import InputError, PlayersRequest, TableAnswer, load

@@ -131,17 +131,33 @@ class HandForm(FlaskForm):
         even be read (its error is already set)."""
         facts: dict[str, Any] = {"players": list(self.names)}
         failed = False
-        skipped = {f.skip for f in self.description.needed() if f.skip}
         for fact in self.description.needed():
             try:
                 _read(self, fact, facts)
             except FormError:
-                if fact.key in skipped:  # the facts of the others depend on it (the winner)
-                    raise
                 failed = True
         if failed:
+            self._engine_errors_too(facts)
             raise FormError()
         return facts
+
+    def _engine_errors_too(self, facts: dict) -> None:
+        """Every error of the hand at once (issue 33 item 6): what the form could read is checked by
+        the engine too, and each refusal goes beside its field unless that field already has its
+        error (no winner chosen: every player's cards are still checked)."""
+        check = getattr(self, "check_facts", None)
+        boxes = list(self._fields.values()) + list(self.__dict__.get("_groups", {}).values())
+        told = {id(box) for box in boxes if box.errors}  # a field or box that has its error keeps it alone
+        try:
+            if check is not None:
+                check(facts)
+        except EngineError as error:
+            for path, _code, text in error.errors:
+                field = self._field_for(path or "")
+                if field is None:
+                    self.form_errors.append(tr(text))
+                elif id(field) not in told:
+                    field.errors = list(field.errors or []) + [tr(text)]
 
 
 def _number(field, fact) -> int | None:
@@ -215,6 +231,9 @@ def _read_per_player(form, fact, facts: dict) -> None:
         if fact.skip and facts.get(fact.skip) == player:
             continue
         field = form.seat_field(fact.field_name, seat)
+        if fact.skip and facts.get(fact.skip) not in form.names and not (field.raw_data and str(
+                field.raw_data[0]).strip()):
+            continue  # nobody chosen as the winner yet: a player left empty may be the winner
         try:
             if fact.kind == described.PER_PLAYER_COUNT:
                 value = _number(field, fact)
@@ -319,6 +338,7 @@ def hand_form(table: Table, module, rules, formdata=None, data: dict | None = No
                 form._fields[f"{fact.field_name}_{i}"].choices = _choices(fact, names)
     form.table = table
     form.names = names
+    form.check_facts = lambda facts: module.validate_facts(facts, rules)
     return form
 
 

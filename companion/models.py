@@ -28,8 +28,13 @@ def utcnow() -> datetime:
 
 
 def new_public_id() -> str:
-    """128 random bits, URL-safe (22 characters)."""
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe (22 characters), never starting with "-": an id is also a command
+    line argument (``flask players <id>``), where a leading "-" reads as an option. (Ids made
+    before, 1 in 64 of them, stay valid: ``flask players -- <id> …``.)"""
+    while True:
+        value = secrets.token_urlsafe(16)
+        if not value.startswith("-"):
+            return value
 
 
 def stake_text(value) -> str:

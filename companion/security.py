@@ -4,8 +4,10 @@
   script or style anywhere (the pages keep theirs in ``static/``), no plugins, no ``<base>``,
   forms post only here, and no page may be framed.
 * ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY`` (for browsers that ignore
-  ``frame-ancestors``), ``Referrer-Policy: no-referrer`` (a table's address never leaks to
-  another site through a link).
+  ``frame-ancestors``), ``Referrer-Policy: same-origin``: a table's address never leaks to
+  another site through a link, while this site's own forms carry their ``Referer``, which the
+  CSRF check needs over HTTPS (Flask-WTF's ``WTF_CSRF_SSL_STRICT``; with ``no-referrer`` every
+  form POST behind a TLS proxy answered 400, issue 28).
 * ``Permissions-Policy``: no camera, microphone, location, payment, USB or motion sensors.
 * ``Strict-Transport-Security`` only when the request came over HTTPS (plain HTTP on the local
   network must keep working); the session cookie is ``Secure`` then too.
@@ -41,7 +43,7 @@ STATIC_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # never "no-referrer": HTTPS forms need it
     # no page needs a camera, microphone, location, payment or sensors (the screen wake lock stays allowed)
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=(), accelerometer=(), "
                           "gyroscope=(), magnetometer=(), interest-cohort=()",

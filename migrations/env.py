@@ -92,6 +92,12 @@ def run_migrations_online():
 
     connectable = get_engine()
 
+    # a database written by a newer version: say so, instead of "Can't locate revision …" (on a
+    # connection of its own: the migrations' connection must start without a transaction)
+    from companion.schema_version import refuse_newer
+    with connectable.connect() as connection:
+        refuse_newer(connection)
+
     with connectable.connect() as connection:
         context.configure(
             connection=connection,

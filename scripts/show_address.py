@@ -39,12 +39,16 @@ def migrate() -> None:
 
     from companion import create_app
 
+    from companion.schema_version import NewerDatabase
+
     noise = io.StringIO()
     try:
         with contextlib.redirect_stderr(noise), contextlib.redirect_stdout(noise):
             app = create_app()
             with app.app_context():
                 upgrade()
+    except NewerDatabase as error:  # no traceback: the sentence says it all
+        sys.exit(f"Not started: {error.message}")
     except BaseException:
         sys.stderr.write(noise.getvalue())
         raise

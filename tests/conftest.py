@@ -34,7 +34,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
 # first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
 # each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
-FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/e2e/")
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/deploy/", "tests/e2e/")
 SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
 
 _durations = None      # the file of TEST_DURATIONS
@@ -131,6 +131,7 @@ def empty_database() -> None:
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
             db.metadata.drop_all(conn)
             db.metadata.create_all(conn)
+            stamp_head(conn)
         elif conn.dialect.name == "sqlite":
             for table in reversed(tables):
                 conn.execute(table.delete())
@@ -138,6 +139,17 @@ def empty_database() -> None:
             conn.execute(text(f"TRUNCATE {', '.join(t.name for t in tables)} RESTART IDENTITY CASCADE"))
     _engine.dispose()
     _schema_ready = True
+
+
+def stamp_head(conn) -> None:
+    """Marked as migrated to this code's newest revision, as ``flask db upgrade`` leaves a database
+    (``/readyz`` and the start-up check read it)."""
+    from sqlalchemy import text
+
+    from companion.schema_version import code_head
+
+    conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)"))
+    conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:head)"), {"head": code_head()})
 
 
 def forget_schema() -> None:

@@ -13,7 +13,8 @@ from typing import Any, Mapping, Protocol, runtime_checkable
 from .described import FactsDescription
 from .results import Reading, Settlement, Verdict
 from .switches import Switch
-from .text import Text
+from .errors import EngineError
+from .text import N_, Text
 
 
 @runtime_checkable
@@ -78,6 +79,17 @@ from . import dagong, gandengyan  # noqa: E402  (the games use the shared module
 ENGINES: dict[str, GameEngine] = {gandengyan.NAME: gandengyan, dagong.NAME: dagong}
 
 
+class UnknownGame(EngineError, KeyError):
+    """A game the engine does not know (still a KeyError, as it always was)."""
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
 def engine_for(game: str) -> GameEngine:
-    """The module of ``game``; KeyError for an unknown game (the faces say which games exist)."""
-    return ENGINES[game]
+    """The module of ``game``; :class:`UnknownGame` (an EngineError and a KeyError) for an unknown
+    game or junk (the faces say which games exist)."""
+    if isinstance(game, str) and game in ENGINES:
+        return ENGINES[game]
+    raise UnknownGame(N_("Unknown game '{game}': choose one of {games}.", game=game, games=", ".join(ENGINES)),
+                      code="unknown_game", field="game")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import unicodedata
 from functools import lru_cache
 
+from . import inputs
 from .errors import EngineError
 from .text import N_, NP_
 
@@ -203,11 +204,14 @@ def declared_text(value, field: str) -> str | None:
 
 def format_cards(cards, pretty: bool = False) -> str:
     """Cards in the notation, separated by spaces; ``parse_cards(format_cards(c)) == c``."""
+    inputs.cards(cards, Card)
     return " ".join(card.pretty() if pretty else str(card) for card in cards)
 
 
 def decks_limit_error(cards, decks: int, field: str = "cards") -> CardError | None:
     """The error for using more copies of a card than ``decks`` decks hold, else None."""
+    inputs.cards(cards, Card, field)
+    inputs.decks(decks)
     ranks = Counter(c.rank for c in cards if not c.is_joker)
     for rank, count in sorted(ranks.items()):
         if count > 4 * decks:

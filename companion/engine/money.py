@@ -6,6 +6,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any, Mapping
 
+from . import inputs
 from .errors import FactsError
 from .text import N_
 
@@ -66,6 +67,7 @@ def _parse(value: Any, field: str, allow_zero: bool) -> Decimal:
 
 def apply_stake(points: Mapping[str, int], stake: Any) -> dict:
     """Multiply integer points by the (already parsed) stake; whole results stay ints."""
+    inputs.points(points)
     stake = stake if isinstance(stake, Decimal) and stake.is_finite() else parse_stake(stake)
     out = {}
     for name, p in points.items():

@@ -90,10 +90,12 @@ class Settlement:
 class RuleSentence:
     """What one switch's value at a table means, in one translatable sentence: ``switch`` (its
     key), ``value``, ``anchor`` (the paragraph of the rules page it belongs to), ``spec`` (the
-    rules file paragraph, e.g. "§3.3"), ``text``."""
+    rules file paragraph, e.g. "§3.3"), ``text``, and ``example``: a worked example the engine
+    itself settles or checks at this table (None: the game gives none)."""
 
     switch: str
     value: Any
     anchor: str
     spec: str
     text: Text
+    example: Text | None = None

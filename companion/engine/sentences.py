@@ -1,8 +1,12 @@
 """A table's rules in sentences, from its switch values: the one way each game turns its table of
-``(switch, value) -> (anchor, paragraph, sentence)`` into :class:`RuleSentence` values."""
+``(switch, value) -> (anchor, paragraph, sentence)`` into :class:`RuleSentence` values.
+
+A sentence is written for the whole rule set: a game's ``refined`` table may choose other words
+for a value from the other switches (``(switch, value) -> rules -> Text or None``), and its
+``example`` function gives each sentence a worked example the engine itself settles or checks."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .results import RuleSentence
 from .text import Text
@@ -21,11 +25,20 @@ def _entry(table: Mapping, key: str, value: Any) -> tuple:
     return table[(key, value)]
 
 
-def rule_sentences_from(table: Mapping, switches: Mapping, rules) -> tuple:
-    """One :class:`RuleSentence` per switch of ``switches`` (in their order) for ``rules``."""
+def rule_sentences_from(table: Mapping, switches: Mapping, rules, refined: Mapping | None = None,
+                        example: Callable | None = None) -> tuple:
+    """One :class:`RuleSentence` per switch of ``switches`` (in their order) for ``rules``: the
+    words of ``table``, or of ``refined`` where the other switches change what must be said; with
+    ``example(key, rules)``, each sentence's worked example."""
     out = []
     for key in switches:
         value = getattr(rules, key)
         anchor, spec, text = _entry(table, key, value)
-        out.append(RuleSentence(key, value, anchor, spec, text))
+        refined = refined or {}
+        refine = refined.get((key, None)) or refined.get((key, value))
+        better = refine(rules) if refine is not None else None
+        if better is not None:
+            text = better if not isinstance(text, Text) or not text.params else Text(better.template,
+                                                                                    {**text.params, **better.params})
+        out.append(RuleSentence(key, value, anchor, spec, text, example(key, rules) if example else None))
     return tuple(out)

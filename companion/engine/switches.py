@@ -80,8 +80,11 @@ class Switch:
         return int(number) if number == int(number) else float(number)
 
     def _choice(self, value: Any):
-        if value in self.choices:
-            return value
+        try:
+            if value in self.choices:
+                return value
+        except (ArithmeticError, TypeError):  # a signalling NaN cannot even be compared
+            value = str(value)
         for choice in self.choices:  # the same value written in another case or camelCase
             if isinstance(choice, str) and isinstance(value, str) and snake(choice) == snake(value):
                 return choice

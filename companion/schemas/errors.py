@@ -84,6 +84,8 @@ ERROR_CODES = {
     "method_not_allowed": _l("The address does not take this method (HTTP 405)."),
     "server_error": _l("A fault of ours (HTTP 500); never expected."),
     "unavailable": _l("The database cannot be reached just now (HTTP 503, with Retry-After): it is not known whether a change was saved; retrying with the same request_id is safe."),
+    "disk_full": _l("The server's disk is full (HTTP 503, with Retry-After): nothing was saved; the same request can be sent again once there is room."),
+    "not_migrated": _l("The server's database lacks this version's migrations (HTTP 503): nothing was saved until whoever runs it applies them."),
 }
 
 

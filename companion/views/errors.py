@@ -37,6 +37,48 @@ def _unavailable(error) -> bool:
         isinstance(error, DBAPIError) and error.connection_invalidated)
 
 
+def _database_error(error):
+    """The driver's own error under SQLAlchemy's (sqlite3's or psycopg's), or None."""
+    return getattr(error, "orig", None) if isinstance(error, DBAPIError) else None
+
+
+def _disk_full(error) -> bool:
+    """The database's disk (or its size limit) is full: SQLite's SQLITE_FULL, PostgreSQL's
+    disk_full (SQLSTATE 53100)."""
+    orig = _database_error(error)
+    return orig is not None and (getattr(orig, "sqlite_errorname", None) == "SQLITE_FULL"
+                                 or getattr(orig, "sqlstate", None) == "53100"
+                                 or "database or disk is full" in str(orig))
+
+
+def _schema_missing(error) -> bool:
+    """A table or column of this version is not in the database: its migrations were not applied
+    (SQLite "no such table/column"; PostgreSQL undefined_table 42P01, undefined_column 42703)."""
+    orig = _database_error(error)
+    return orig is not None and (getattr(orig, "sqlstate", None) in ("42P01", "42703")
+                                 or str(orig).startswith(("no such table", "no such column")))
+
+
+def disk_full_answer():
+    """503: the server's disk is full. The failed write was rolled back; the outbox keeps the hand."""
+    g.pop("table", None)
+    message = _("The table's server has run out of disk space, so it cannot save anything until whoever "
+                "runs it makes room. Nothing was saved; sending it again later is safe.")
+    response = make_response(*_answer(503, "disk_full", message))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
+def not_migrated_answer():
+    """503: this version's tables are not in the database (``flask db upgrade`` was skipped)."""
+    g.pop("table", None)
+    message = _("The table's server was updated but its database was not: whoever runs it must apply the "
+                "database migrations. Nothing was saved.")  # the command is in the log and /readyz
+    response = make_response(*_answer(503, "not_migrated", message))
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 def unavailable_answer():
     """503 with Retry-After: never "nothing was saved" when nobody knows. Pages and the API alike."""
     g.pop("table", None)  # its attributes would need the database to show the page's footer
@@ -97,8 +139,15 @@ def init_app(app: Flask) -> None:
             discard_changes()
         except DBAPIError:  # the connection is gone: there is nothing left to roll back
             pass
+        if _disk_full(error) and not saved:
+            app.logger.error("Database disk full: %s", _database_error(error))
+            return disk_full_answer()
+        if _schema_missing(error) and not saved:
+            app.logger.error("Database not migrated to this version (run flask --app app db upgrade): %s",
+                             _database_error(error))
+            return not_migrated_answer()
         if _unavailable(error) and not saved:
-            app.logger.warning("Database unavailable: %s", error.__class__.__name__)
+            app.logger.warning("Database unavailable: %s: %s", error.__class__.__name__, _database_error(error))
             return unavailable_answer()
         if _out_of_range(error):
             return _answer(400, "out_of_range", _("A value is out of range: a number is too large or a text "

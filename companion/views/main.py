@@ -36,7 +36,29 @@ def device():
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness: the process answers (no database: a database outage must not get it restarted)."""
     return {"ok": True}
+
+
+@bp.get("/readyz")
+def readyz():
+    """Readiness: the database answers and its schema is this version's (every migration applied).
+    200 ``{"ok": true, ...}``, else 503 saying which (for a load balancer or a person)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..extensions import db
+    from ..schema_version import schema_state
+
+    try:
+        with db.engine.connect() as connection:
+            state = schema_state(connection)
+    except SQLAlchemyError as error:
+        return {"ok": False, "database": "unreachable", "reason": error.__class__.__name__}, 503
+    answer = {"ok": state.ready, "database": "reachable", "schema": state.status,
+              "revision": ",".join(state.revisions) or None, "head": state.head}
+    if not state.ready:
+        answer["reason"] = state.describe()
+    return answer, 200 if state.ready else 503
 
 
 @bp.get("/favicon.ico")

@@ -1,9 +1,32 @@
-"""Helpers for the browser tests (import from the tests)."""
+"""Helpers for the browser tests (import from the tests; tests/deploy uses them too)."""
+import os
 import pathlib
+import shutil
 
 from playwright.sync_api import Page
 
 ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"  # git-ignored; CI keeps them
+
+CANDIDATES = [os.environ.get("CHROMIUM_PATH"), "/usr/lib/chromium/chromium", "/usr/bin/chromium",
+              shutil.which("chromium") or None, shutil.which("chromium-browser") or None]
+CHROMIUM = next((p for p in CANDIDATES if p and os.path.exists(p)), None)
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+NO_CHROMIUM = "no Chromium found (apt-get install chromium, or set CHROMIUM_PATH): browser tests skipped"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def chromium_launch_args(launch_args: dict) -> dict:
+    """pytest-playwright's launch arguments with Debian's Chromium. Without Chromium: skip, saying
+    why, except when CI is set (then fail)."""
+    import pytest
+
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but " + NO_CHROMIUM)
+        print("\n" + NO_CHROMIUM)
+        pytest.skip(NO_CHROMIUM)
+    return {**launch_args, "executable_path": CHROMIUM, "args": ARGS}
 
 
 def screenshots_in_languages(page: Page, url: str, name: str, languages=("en", "zh", "ar")) -> None:

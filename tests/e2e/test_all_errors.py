@@ -125,3 +125,34 @@ def test_dagong_two_mistakes_shown_at_once(page: Page, live_server):
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
     assert _hands_recorded(live_server, public_id) == 1
+
+
+def test_no_winner_and_impossible_counts_all_at_once(page: Page, live_server):
+    """Issue 33 item 6: Save with no winner tapped, 99 cards and 3 jokers with 1 card: one answer
+    names all three, each beside its field (the twin, fixed, records the hand)."""
+    public_id, token = _table(live_server, "gandengyan", ["Ann", "Bo", "Cy", "Dee"], first_dealer="Bo")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")
+    page.click("#record")
+    page.click("#cards_1-field .chip.more")
+    page.fill("#cards_1", "99")
+    page.click("#cards_2-field .chip[data-value='1']")
+    page.click("#jokers_2-field .chip[data-value='3']")
+    page.click("#cards_3-field .chip[data-value='2']")
+    page.click("#save-hand")
+
+    expect(page.locator("#form-error")).to_be_visible()
+    expect(page.locator("#winner-field .field-error")).to_contain_text("went out first")
+    expect(page.locator("#cards_1-field .field-error")).to_contain_text("99")
+    expect(page.locator("#jokers_2-field .field-error")).to_contain_text("3 jokers")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "all-errors-no-winner-en.png"), full_page=True)
+    expect(page.locator(".field-error")).to_have_count(3)
+    expect(page.locator("#cards_1")).to_have_value("99")   # what was typed stays
+    assert _hands_recorded(live_server, public_id) == 0
+
+    page.locator("#winner-field label.pill", has_text="Ann").click()
+    page.fill("#cards_1", "9")
+    page.click("#jokers_2-field .chip[data-value='0']")
+    page.click("#save-hand")
+    expect(page.locator("#saved")).to_be_visible()
+    assert _hands_recorded(live_server, public_id) == 1

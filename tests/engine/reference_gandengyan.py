@@ -147,3 +147,14 @@ def money(points: dict, rules, stake) -> dict:
     """Points × a fractional unit × the stake."""
     unit = Fraction(str(rules.unit)) if not float(rules.unit).is_integer() else 1
     return {name: Fraction(p) * unit * Fraction(str(stake)) for name, p in points.items()}
+
+
+def most_cards_left(draw_mode: str, players: int, decks: int) -> int:
+    """The most cards a loser holds at the end (gandengyan.md §3.2–3.3), written from the spec alone:
+    6 to the dealer, 5 to the others; under winnerOnly a draw always follows the drawer's own play,
+    so nobody ends above 5; under all a loser who never plays draws once per round of draws, and
+    in the last, short round (the trick's winner draws first) only if it has 2 cards or more."""
+    if draw_mode == "winnerOnly":
+        return 5
+    stock = 54 * decks - 6 - 5 * (players - 1)
+    return 5 + stock // players + (1 if stock % players >= 2 else 0)

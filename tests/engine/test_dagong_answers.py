@@ -145,3 +145,59 @@ def test_declaration_pins_each_reading():
                 word = dagong.declaration(reading, readings)
                 if word is not None:
                     assert dagong.check("-", text, rules, play_as=word).play == reading
+
+
+# Issue 32 item 3: a 3-card bomb answers a triple read as a triple when bombs start at 3 (the
+# declaration offered is the one check reads as the bomb); each row with its twin.
+@pytest.mark.parametrize("bomb_min, previous_as, hand, kinds", [
+    (3, "triple", "As Ah Ad 6s", ["follow", "bomb_3"]),
+    (4, "triple", "As Ah Ad 6s", ["follow"]),            # twin: three aces are no bomb here
+    (3, "bomb", "As Ah Ad 6s", ["bomb_3"]),              # the table's 5 5 5 is a bomb: only a bomb follows
+    (3, "triple", "4s 4h 4d 6s", ["bomb_3"]),            # a lower triple: only as a bomb
+    (4, "triple", "4s 4h 4d 6s", []),                    # twin
+])
+def test_a_three_card_bomb_answers_a_triple(bomb_min, previous_as, hand, kinds):
+    rules = dagong.Rules(bomb_min=bomb_min)
+    found = dagong.answers("5s 5c 5d", rules, hand=hand, previous_as=previous_as)
+    assert [a.kind for a in found] == kinds
+    for answer in found:  # what is offered is what check says, declared as offered
+        verdict = dagong.check("5s 5c 5d", answer.cards, rules, previous_as=previous_as, play_as=answer.declare)
+        assert verdict.legal and verdict.play == answer.verdict.play
+        assert (answer.kind == "bomb_3") == (verdict.play.type == "bomb")
+
+
+# Issue 32 item 5: a declaration never changes a natural card. (play, play_as, legal, pure): each
+# declaration that moves a natural card's suit has a twin that keeps it.
+@pytest.mark.parametrize("play, play_as, legal, pure", [
+    ("5h 10h JK", "5s 10h Kc", False, None),   # the natural 5♥ would become 5♠
+    ("5h 10h JK", "5h 10h Kc", True, False),   # twin: the joker alone takes another suit: mixed
+    ("5h 10h JK", "5h 10h Kh", True, True),    # the joker as K♥: pure
+    ("5h 10h JK", "5h 10s Kh", False, None),   # the natural 10♥ would become 10♠
+    ("5h 10s JK", "5h 10s Kc", True, False),
+    ("5h 10s JK", "5s 10s Ks", False, None),   # the natural 5♥ would become 5♠ to make it pure
+    ("5h 10h Kh", "5h 10h Kh", True, True),
+    ("5h 10h Kh", "5h 10h Kc", False, None),   # no joker: the K♥ stays a heart
+])
+def test_a_declaration_never_changes_a_natural_card(play, play_as, legal, pure):
+    verdict = dagong.check("8 8", play, dagong.Rules(), play_as=play_as)
+    assert verdict.legal is legal
+    if legal:
+        assert verdict.play.get("pure") is pure
+    else:
+        assert verdict.code == "reading_not_possible"
+
+
+@pytest.mark.parametrize("hand", ["9 JK 5h 10h Kh", "JK 5h 10s Kd", "5c 10c JK 7 7", "JK JK 5d 10h Ks"])
+def test_answers_declare_only_what_keeps_the_natural_cards(hand):
+    from companion.engine.cards import parse_cards
+    offered = dagong.answers("8 8", dagong.Rules(max_jokers_in_510k=2), hand=hand)
+    declared = [a for a in offered if a.declare and any(c.suit for c in parse_cards(a.declare))]
+    assert declared or hand != "9 JK 5h 10h Kh"  # the issue's hand: the mixed 510K needs one
+    for answer in declared:
+        said = list(parse_cards(answer.declare))
+        for card in (c for c in answer.cards if not c.is_joker):
+            match = next(c for c in said if c.rank == card.rank)
+            assert match.suit == card.suit, (answer.cards, answer.declare)
+            said.remove(match)
+        verdict = dagong.check("8 8", answer.cards, dagong.Rules(max_jokers_in_510k=2), play_as=answer.declare)
+        assert verdict.legal and verdict.play == answer.verdict.play

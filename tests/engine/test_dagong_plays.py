@@ -202,7 +202,8 @@ def test_declared_readings():
     assert dagong.check(None, "8 JK", play_as="bomb").code == "reading_not_possible"
     # a 510K with a joker may be declared pure (in its suit) or mixed
     assert dagong.check("5c 10c Kc", "5h 10h JK", play_as="5h 10h Kh").legal
-    assert dagong.check("5c 10c Kc", "5h 10h JK", play_as="5h 10s Kh").code == "mixed_below_pure"
+    assert dagong.check("5c 10c Kc", "5h 10h JK", play_as="5h 10h Kd").code == "mixed_below_pure"
+    assert dagong.check("5c 10c Kc", "5h 10h JK", play_as="5h 10s Kh").code == "reading_not_possible"  # 10♥ stays
     assert dagong.check("5c 10c Kc", "5h 10h JK", play_as="5s 10s Ks").code == "reading_not_possible"
 
 

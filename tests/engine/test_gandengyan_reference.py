@@ -167,7 +167,8 @@ def hands(draw):
         if name == winner:
             continue
         never = draw(st.booleans()) and draw(st.booleans()) and name != dealer
-        cards = 5 if never else draw(st.integers(1, 12))
+        cards = 5 if never else draw(st.integers(1, 12) | st.integers(1, ref.most_cards_left(
+            rules.draw_mode, len(players), n_decks)))
         jokers = draw(st.integers(0, min(cards, jokers_left)))
         jokers_left -= jokers
         twos = draw(st.integers(0, min(cards - jokers, twos_left)))
@@ -198,9 +199,13 @@ def test_settle_matches_the_formula(hand, stake):
     facts, rules = hand
     try:
         result = g.settle(facts, rules, stake=stake)
-    except FactsError as error:  # only deck totals can make a generated hand impossible
+    except FactsError as error:  # only deck totals and the deal can make a generated hand impossible
         assert error.code in ("cards_exceed_deck", "cards_exceed_deal"), error
+        most = ref.most_cards_left(rules.draw_mode, len(facts["players"]), g.decks(rules, len(facts["players"])))
+        assert error.code == "cards_exceed_deck" or any(loser["cards"] > most for loser in facts["losers"].values())
         return
+    most = ref.most_cards_left(rules.draw_mode, len(facts["players"]), g.decks(rules, len(facts["players"])))
+    assert all(loser["cards"] <= most for loser in facts["losers"].values())
     pays = ref.pays(facts, rules)
     for name, pay in pays.items():
         assert result.points[name] == -pay, (name, result.steps)

@@ -201,9 +201,10 @@ def test_absurd_points_are_refused_naming_the_cause():
         g.settle({**facts, "bombs_played": [4] * 24}, rules)  # 96 cards played, 10 held: two decks hold them
     assert caught.value.code == "too_many_points" and caught.value.field == "bombs_played"
     assert str(MAX_POINTS) in str(caught.value)
-    many = {**facts, "losers": {"B": {"cards": 70, "jokers": 4}, "C": {"cards": 5, "jokers": 0}}}
+    many = {**facts, "losers": {"B": {"cards": 36, "jokers": 4, "twos": 4}, "C": {"cards": 5, "jokers": 0}}}
     with pytest.raises(FactsError) as caught:
-        g.settle(many, g.rules_from_dict({"unit": 1_000_000, "joker_doubling": "perJoker"}))
+        g.settle(many, g.rules_from_dict({"unit": 1_000_000, "joker_doubling": "perJoker",
+                                          "twos_are_trumps": "perTwo"}))
     assert caught.value.field == "rules.unit"
     # the twin: a big but possible hand settles
     assert g.settle({**facts, "bombs_played": [4] * 4}, rules).points["A"] == 2 * 5 * 16 * 1_000_000

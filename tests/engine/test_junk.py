@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import dagong, gandengyan
-from companion.engine.cards import Card, parse_cards
+from companion.engine import dagong, engine_for, gandengyan
+from companion.engine.cards import Card, check_deck, decks_limit_error, format_cards, parse_cards
 from companion.engine.errors import EngineError, RulesError
 from companion.engine.money import apply_stake, parse_stake
 
@@ -122,3 +122,76 @@ def test_exponent_says_how_to_write_it():
     assert "1000" in str(error.value.message)
     assert parse_stake("1000") == 1000 and parse_stake(Decimal("1000")) == 1000  # twins
     assert str(parse_stake(Decimal("1e3"))) == "1000"  # a Decimal is a number, shown plainly
+
+
+# Issue 32 item 6: the public functions that take engine objects refuse junk with an EngineError
+# naming the field; each row's twin is the same call with the right object.
+def _reading(game, cards="8 8"):
+    return game.classify(parse_cards(cards))[0]
+
+
+JUNK_CALLS = [
+    ("dagong.declaration", lambda ok: dagong.declaration(_reading(dagong) if ok else "8 8",
+                                                         (_reading(dagong),) if ok else None)),
+    ("gandengyan.declaration", lambda ok: gandengyan.declaration(_reading(gandengyan) if ok else "8 8")),
+    ("dagong.describe", lambda ok: dagong.describe(_reading(dagong) if ok else {"type": "pair"})),
+    ("gandengyan.describe", lambda ok: gandengyan.describe(_reading(gandengyan) if ok else 8)),
+    ("dagong.beats", lambda ok: dagong.beats(_reading(dagong), _reading(dagong, "9 9") if ok else "9 9",
+                                             dagong.Rules())),
+    ("gandengyan.beats", lambda ok: gandengyan.beats(_reading(gandengyan) if ok else None,
+                                                     _reading(gandengyan, "9 9"))),
+    ("dagong.kind_of", lambda ok: dagong.kind_of(_reading(dagong) if ok else object())),
+    ("gandengyan.kind_of", lambda ok: gandengyan.kind_of(_reading(gandengyan) if ok else [8, 8])),
+    ("dagong.example_hands", lambda ok: dagong.example_hands(["A", "B", "C", "D"] if ok else 4)),
+    ("gandengyan.example_hands", lambda ok: gandengyan.example_hands(["A", "B"] if ok else [None])),
+    ("format_cards", lambda ok: format_cards(parse_cards("8 9") if ok else [8, 9])),
+    ("check_deck", lambda ok: check_deck(parse_cards("8 9"), 1 if ok else "1")),
+    ("decks_limit_error", lambda ok: decks_limit_error(parse_cards("8 9") if ok else "8 9", 2)),
+    ("apply_stake", lambda ok: apply_stake({"A": 2, "B": -2} if ok else {"A": "2", "B": -2}, 1)),
+    ("engine_for", lambda ok: engine_for("dagong" if ok else ["dagong"])),
+]
+
+
+@pytest.mark.parametrize("name, call", JUNK_CALLS, ids=[name for name, _ in JUNK_CALLS])
+def test_engine_objects_are_checked(name, call):
+    call(True)  # the twin: the right object is answered
+    with pytest.raises(EngineError) as error:
+        call(False)
+    assert error.value.field and str(error.value.message)
+
+
+@pytest.mark.parametrize("key", ["bomb_min", "laizi_single_value", "max_jokers_in_510k",
+                                 "shutout_multiplier_13_14"])
+@pytest.mark.parametrize("value, refused", [(Decimal("sNaN"), True), (Decimal("NaN"), True), (4, None)])
+def test_a_signalling_nan_in_a_dagong_number_switch(key, value, refused):
+    good = {"bomb_min": 4, "laizi_single_value": 2, "max_jokers_in_510k": 1, "shutout_multiplier_13_14": 4}[key]
+    value = good if refused is None else value
+    for build in (lambda: dagong.rules_from_dict({key: value}), lambda: dagong.Rules(**{key: value}),
+                  lambda: dagong.check("5", "6", {key: value})):
+        if refused:
+            with pytest.raises(RulesError) as error:
+                build()
+            assert error.value.field == f"rules.{key}"
+        else:
+            build()
+
+
+def test_an_unknown_game_is_still_a_key_error():
+    with pytest.raises(KeyError):
+        engine_for("chess")
+
+
+@SETTINGS
+@given(value=junk, other=junk)
+def test_engine_object_functions_fed_junk(value, other):
+    for game in GAMES:
+        _only_engine_errors(game.describe, value)
+        _only_engine_errors(game.kind_of, value)
+        _only_engine_errors(game.beats, value, other, None)
+        _only_engine_errors(game.example_hands, value)
+        _only_engine_errors(game.declaration, value, other)
+    _only_engine_errors(format_cards, value)
+    _only_engine_errors(check_deck, value, other)
+    _only_engine_errors(decks_limit_error, value, other)
+    _only_engine_errors(apply_stake, value, other)
+    _only_engine_errors(engine_for, value)

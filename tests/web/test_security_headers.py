@@ -33,7 +33,7 @@ def assert_security_headers(response, *, https=False):
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
     assert headers.get("X-Content-Type-Options") == "nosniff"
     assert headers.get("X-Frame-Options") == "DENY"
-    assert headers.get("Referrer-Policy") == "no-referrer"
+    assert headers.get("Referrer-Policy") == "same-origin"
     assert "camera=()" in headers.get("Permissions-Policy", "")
     if https:
         assert headers.get("Strict-Transport-Security", "").startswith("max-age=")
@@ -105,7 +105,7 @@ def test_the_table_page_with_its_share_link_is_never_stored(client, opened):
     response = client.get(f"/t/{public_id}")
     assert token in response.get_data(as_text=True)  # the share link is on the page
     assert response.headers["Cache-Control"] == "no-store"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_the_session_cookie_is_secure_over_https_only(app, opened):

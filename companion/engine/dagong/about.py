@@ -3,6 +3,7 @@
 about the game comes from the engine (:class:`companion.engine.GameEngine`)."""
 from __future__ import annotations
 
+from .. import inputs
 from ..text import N_
 from .outcome import ARCH_NAMES
 from .facts import XI_SIZES, needed_facts
@@ -42,7 +43,8 @@ NUMERIC_FACTS = ("captured.*", "last_hand_points")
 
 def example_hands(names: list) -> list:
     """Example hand facts for the rules page (§8), with these four names (P1…P4 otherwise)."""
-    p1, p2, p3, p4 = list(names) if len(names) == 4 else ["P1", "P2", "P3", "P4"]
+    names = inputs.names(names)
+    p1, p2, p3, p4 = names if len(names) == 4 else ["P1", "P2", "P3", "P4"]
     return [{"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None, "order": [p1, p2, p3, p4],
              "captured": {p1: 60, p2: 50, p3: 30, p4: 40}, "last_hand_points": 20},
             {"players": [p1, p2, p3, p4], "banker": p1, "partner": p3, "shout": None, "order": [p1, p3],

@@ -12,12 +12,13 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
+from .. import inputs
 from ..cards import ACE, ANY_JOKER, SUITS, TWO, Card, CardError, decks_limit_error
 from ..errors import RulesError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
 from ..text import N_
-from .check import _declared, _is_lead, _seated, declaration, declared_readings, judge, to_cards
+from .check import _declared, _is_lead, _seated, declaration_words, declared_readings, judge, to_cards
 from .combos import BOMB_CLASS, analyse, cards_key, strength
 from .rules import DECKS, DEFAULT_RULES, HAND_SIZE, MAX_BOMB, PlayRules, Rules, coerce_rules, play_rules
 
@@ -38,6 +39,7 @@ class Pool(NamedTuple):
 def kind_of(reading: Reading) -> str:
     """The kind of answer a reading is: "follow" (an ordinary play), "510k", "pure_510k",
     "bomb_<n>", "gunlong", "four_jokers"."""
+    inputs.reading(reading)
     if reading.type not in BOMB_CLASS:
         return "follow"
     if reading.type == "510k":
@@ -60,9 +62,13 @@ def answers(previous, rules: Rules = DEFAULT_RULES, hand=None, *, players=None, 
     pool = _pool(hand, table_cards)
     def redeclare(cards: tuple, reading: Reading):
         """A reading of ``cards`` other than the one used (dagong.md §5.1: the player says what a
-        joker stands for): the declaration that pins it and check's verdict on it so declared."""
-        word = declaration(reading, analyse(cards_key(cards), rules).readings)
-        return None if word is None else (word, judge(table_cards, cards, rules, declared, word))
+        joker stands for): the first declaration under which check's verdict plays that reading,
+        with that verdict (check decides which reading a declaration pins when following)."""
+        for word in declaration_words(reading):
+            verdict = judge(table_cards, cards, rules, declared, word)
+            if verdict.legal and verdict.play == reading:
+                return word, verdict
+        return None
 
     ranked = weakest_of_each_kind(_candidates(prev, pool, rules, hand is None),
                                   lambda cards: judge(table_cards, cards, rules, declared), kind_of,

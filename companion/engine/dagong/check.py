@@ -4,7 +4,7 @@
 and writes the reason with the verdict (:mod:`.reasons`)."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES, Card, CardError, declared_text, decks_limit_error, parse_cards
+from ..cards import RANK_NAMES, SUITS, Card, CardError, declared_text, decks_limit_error, parse_cards
 from ..errors import EngineError
 from ..results import Reading, Verdict
 from ..text import N_
@@ -170,7 +170,22 @@ def _matches(reading: Reading, declared: tuple) -> bool:
     if not suits:
         return True
     pure = reading.get("pure")
-    return pure == (len(suits) == 1) and (not pure or reading.get("suit") in suits)
+    return (pure == (len(suits) == 1) and (not pure or reading.get("suit") in suits)
+            and _keeps_naturals(reading, declared))
+
+
+def _keeps_naturals(reading: Reading, declared: tuple) -> bool:
+    """A declaration never changes a natural card: each natural card played whose rank the
+    declaration gives a suit keeps its own suit there (a joker may stand for any suit)."""
+    free = [card for card in declared if not card.is_joker]
+    for card in reading.cards:
+        if card.is_joker or not card.suit:
+            continue
+        same = next((c for c in free if c.rank == card.rank and c.suit in (card.suit, None)), None)
+        if same is None:
+            return False
+        free.remove(same)
+    return True
 
 
 def declaration(reading: Reading, readings: tuple):
@@ -181,13 +196,35 @@ def declaration(reading: Reading, readings: tuple):
             isinstance(r, Reading) for r in readings):
         raise EngineError(N_("A declaration is asked for a reading of the cards and the readings of those cards."),
                           code="bad_reading", field="reading")
-    ranks = " ".join(RANK_NAMES[value] for value in reading.values)
-    words = [ranks, reading.type]
-    if reading.type == "510k":
-        suit = reading.get("suit") if reading.get("pure") else None
-        words.append(" ".join(f"{RANK_NAMES[v]}{suit or s}" for v, s in zip(reading.values, "shc")))
-    for word in words:
+    for word in declaration_words(reading):
         chosen = declared_readings(readings, word)
         if chosen and chosen[0] == reading:
             return word
     return None
+
+
+def declaration_words(reading: Reading) -> list:
+    """The declarations that may pin ``reading``, shortest first: the ranks it stands for, its
+    type, and (a 510K) its suits. Which one pins it when following is :func:`judge`'s to say (a
+    bomb of 3 × A declared "A A A" on a triple is read as the triple)."""
+    ranks = " ".join(RANK_NAMES[value] for value in reading.values)
+    words = [ranks, reading.type]
+    if reading.type == "510k":
+        words.append(_510k_suits(reading))
+    return words
+
+
+def _510k_suits(reading: Reading) -> str:
+    """A 510K's cards with suits, as a declaration: every natural card as it is (a declaration
+    never changes a natural card); a joker takes the pure 510K's suit, or (mixed) a suit none of
+    the natural cards has."""
+    naturals = [card for card in reading.cards if not card.is_joker and card.suit]
+    suit = reading.get("suit") if reading.get("pure") else next(
+        s for s in SUITS if s not in {card.suit for card in naturals})
+    out = []
+    for value in reading.values:
+        card = next((c for c in naturals if c.rank == value), None)
+        if card is not None:
+            naturals.remove(card)
+        out.append(f"{RANK_NAMES[value]}{card.suit if card is not None else suit}")
+    return " ".join(out)

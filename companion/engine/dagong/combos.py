@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from .. import inputs
 from ..cards import ACE, ANY_JOKER, SMALL_JOKER, SUIT_STRENGTH, TWO, Card, decks_limit_error
 from ..results import Reading
 from ..text import Text
@@ -187,6 +188,8 @@ def beats(previous: Reading, play: Reading, rules) -> bool:
     """Does ``play`` beat ``previous`` under ``rules`` (Rules or PlayRules)? An ordinary play needs
     the same type and number of cards and a higher rank; the bomb class beats every ordinary play,
     and a stronger power wins."""
+    inputs.reading(previous, "previous")
+    inputs.reading(play, "play")
     before, after = power(previous, rules), power(play, rules)
     if after is None:
         return (before is None and play.type == previous.type and play.length == previous.length

@@ -200,15 +200,17 @@ def _points(facts, players: tuple, order: tuple) -> tuple:
         if name not in players:
             _fail(N_("Captured points are given for '{value}', who is not one of the players ({players}).",
                      value=name, players=", ".join(players)), "unknown_player", f"captured.{name}")
-    problems: list = []  # each player's points and the points in hand, all reported
+    problems: list = []  # each player's points, the points in hand and their total, all reported
     captured = {p: _attempt(problems, _point_value, raw.get(p), f"captured.{p}", p) for p in players}
     in_hand = _attempt(problems, _point_value, facts.get("last_hand_points"), "last_hand_points",
                        N_("Points left in hand"))
+    numbers = [_counted(value) for value in (*raw.values(), facts.get("last_hand_points"))]
+    if sum(numbers) > TOTAL_POINTS:  # said with the other problems (123 + 150: both, and the total)
+        problems.append(FactsError(N_("The captured points and the points left in hand add up to {total}, but the "
+                                      "two decks hold only 200: check each player's captured points.",
+                                      total=sum(numbers)), code="too_many_points", field="captured"))
     raise_all(problems)
     total = sum(captured.values()) + in_hand
-    if total > TOTAL_POINTS:
-        _fail(N_("The captured points and the points left in hand add up to {total}, but the two decks hold only "
-                 "200: check each player's captured points.", total=total), "too_many_points", "captured")
     if len(order) >= PLAYERS - 1 and total != TOTAL_POINTS:
         last = order[3] if len(order) == PLAYERS else next(p for p in players if p not in order)
         _fail(N_("The hand is finished, so the points must add up to 200, but they add up to {total}: check the "
@@ -230,6 +232,13 @@ def _whole(value):
     if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
         return int(value.strip())
     return None
+
+
+def _counted(value) -> int:
+    """A value's points as counted in the total, even when the value itself is refused (not a
+    multiple of 5); 0 for what is not a whole number from 0 to 200."""
+    number = 0 if value is None or (isinstance(value, str) and not value.strip()) else _whole(value)
+    return number if number is not None and 0 <= number <= TOTAL_POINTS else 0
 
 
 def _point_value(value, field: str, who) -> int:

@@ -4,6 +4,7 @@ Each reason is written when the verdict is made (:mod:`.check`), from the readin
 :mod:`.combos`."""
 from __future__ import annotations
 
+from .. import inputs
 from ..cards import RANK_NAMES, SUIT_SYMBOLS
 from ..results import Reading
 from ..text import N_, Text
@@ -54,6 +55,7 @@ def _describe_sequence(kind: str, reading: Reading) -> Text | None:
 
 def describe(reading: Reading) -> Text:
     """A short phrase for a reading, such as "a pair of 8" or "a pure 510K of ♥"."""
+    inputs.reading(reading)
     kind = reading.type
     text = _describe_group(kind, reading) or _describe_sequence(kind, reading)
     if text is not None:

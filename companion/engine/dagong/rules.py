@@ -24,7 +24,8 @@ MAX_BOMB = 12                      # 8 natural cards of a rank + 4 jokers
 
 @dataclass(frozen=True)
 class Rules:
-    """One field per switch of §9 of the rules file; the defaults are the 大冶 defaults."""
+    """One field per switch of §9 of the rules file; the defaults are the 大冶 defaults. Every
+    field passes its switch, however the value is built (junk: a RulesError naming the switch)."""
 
     turn_direction: str = "ccw"
     first_banker: str = "random"
@@ -57,6 +58,13 @@ class Rules:
     early_end_e3: bool = True
     base_stake: int = 1
     bonus_xi_qian: bool = False
+
+    def __post_init__(self):
+        for key, switch in SWITCHES.items():
+            value = getattr(self, key)
+            coerced = switch.coerce(value)
+            if coerced != value or type(coerced) is not type(value):
+                object.__setattr__(self, key, coerced)  # the frozen-dataclass way to normalise a field
 
 
 def _sw(key, help_text, choices=(), kind="choice", minimum=None):

@@ -3,7 +3,9 @@
 :func:`rule_sentences` gives, for every switch, the one sentence that states what the table's
 actual value means, the anchor of the rules-page paragraph it belongs to, and the rules file
 paragraph it comes from; the rules page prints these instead of prose that could contradict a
-table's switches."""
+table's switches. A sentence is written for the whole rule set: where another switch changes what
+it must say (the four jokers as the top bomb, first and third always winning), :data:`_REFINED`
+chooses the words."""
 from __future__ import annotations
 
 from ..sentences import rule_sentences_from
@@ -65,7 +67,9 @@ _SENTENCES = {
     ("gunlong", False): ("bombs", "§5", N_("Consecutive bombs (滚龙) may not be played together.")),
     ("gunlong", True): ("bombs", "§5", N_("Two or more consecutive bombs (滚龙) may be played together and beat "
                                           "every bomb.")),
-    ("win_threshold", None): ("pay", "§8", N_("The first out's team wins with {n} points or more.")),
+    ("win_threshold", None): ("pay", "§8", N_("The first out's team wins a played-out hand with {n} points or "
+                                              "more; partners out first and second and the early ends decide "
+                                              "before that.")),
     ("first_third_always_wins", False): ("pay", "§8", N_("A team with first and third place still needs the "
                                                          "points to win.")),
     ("first_third_always_wins", True): ("pay", "§8", N_("A team with first and third place wins whatever its "
@@ -92,7 +96,71 @@ _SENTENCES = {
 }
 
 
+
+
+def _top_bomb(words):
+    """Words that name the four jokers as an exception, when ``four_jokers=topBomb`` puts them above."""
+    return lambda rules: words if rules.four_jokers == "topBomb" else None
+
+
+def _literal(words):
+    """Words for an early end that does not apply under ``first_third_always_wins`` (§8.1)."""
+    return lambda rules: words if rules.first_third_always_wins else None
+
+
+def _hard_beats_soft_off(rules):
+    return _EQUAL_COUNT_XI if rules.xi_premium else None
+
+
+def _hard_beats_soft_on(rules):
+    return _HARD_SOFT_TOP if rules.four_jokers == "topBomb" else None
+
+
+def _jokers_in_510k(words):
+    return lambda rules: words if rules.three_jokers == "pure510KSpade" else None
+
+
+def _e3_on(rules):
+    if rules.first_third_always_wins:
+        return _E3_LITERAL
+    return _E3_WHO
+
+
+def _shutout(rules):
+    return _SHUTOUT_E3 if rules.early_end_e3 and not rules.first_third_always_wins else None
+
+
+_EQUAL_COUNT_XI = N_("With equal card counts, bombs compare by rank, with or without jokers, except that a hard "
+                     "bomb of 7 or 8 cards (七喜/八喜) beats any soft bomb.")
+_HARD_SOFT_TOP = N_("With equal card counts, a bomb without jokers beats any bomb with jokers, except the four "
+                    "jokers, the top bomb.")
+_E3_WHO = N_("E3: the hand ends as soon as the second out alone, or the first out's team, holds all 200 points.")
+_E3_LITERAL = N_("No early end E3 at this table: with first and third always winning, play goes on until three "
+                 "players are out.")
+_SHUTOUT_E3 = N_("A side that takes all 200 points without being first and second out wins ×{n}, also when E3 "
+                 "ends the hand early.")
+
+_REFINED = {
+    ("gunlong", True): _top_bomb(N_("Two or more consecutive bombs (滚龙) may be played together and beat every "
+                                    "bomb except the four jokers.")),
+    ("xi_premium", True): _top_bomb(N_("A hard bomb of 7 or 8 cards (七喜/八喜) beats every soft bomb except the "
+                                       "four jokers.")),
+    ("bomb_vs_510k", "510KAboveFourBomb"): _top_bomb(N_("A 510K beats bombs of four cards or fewer, but not the "
+                                                        "four jokers; longer bombs beat a 510K.")),
+    ("hard_beats_soft", False): _hard_beats_soft_off,
+    ("hard_beats_soft", True): _hard_beats_soft_on,
+    ("max_jokers_in_510k", 1): _jokers_in_510k(N_("A 510K may contain at most one joker; three jokers alone are "
+                                                  "a pure ♠ 510K.")),
+    ("max_jokers_in_510k", 2): _jokers_in_510k(N_("A 510K may contain up to two jokers; three jokers alone are a "
+                                                  "pure ♠ 510K.")),
+    ("early_end_e1", True): _literal(N_("No early end E1 at this table: with first and third always winning, play "
+                                        "goes on until three players are out.")),
+    ("early_end_e3", True): _e3_on,
+    ("shutout_multiplier_13_14", None): _shutout,
+}
+
+
 def rule_sentences(rules: Rules = None) -> tuple:
     """One :class:`RuleSentence` per switch, in the switches' order, saying what this table's
     value of it means."""
-    return rule_sentences_from(_SENTENCES, SWITCHES, coerce_rules(rules))
+    return rule_sentences_from(_SENTENCES, SWITCHES, coerce_rules(rules), _REFINED)

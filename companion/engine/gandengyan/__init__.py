@@ -20,7 +20,7 @@ from .answers import answers, kind_of
 from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
                      TYPES, beats, classify, describe)
-from .facts import describe_facts, MAX_NUMBER, facts_description, needed_facts, next_dealer, validate_facts
+from .facts import describe_facts, MAX_NUMBER, facts_description, most_cards_left, needed_facts, next_dealer, validate_facts
 from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
@@ -40,4 +40,4 @@ __all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
-           "TWO", "JOKER", "MAX_NUMBER"]
+           "TWO", "JOKER", "MAX_NUMBER", "most_cards_left"]

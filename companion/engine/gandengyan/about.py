@@ -3,6 +3,7 @@ of some cards (:func:`declaration`). Everything a page, form or export needs to 
 comes from the engine (:class:`companion.engine.GameEngine`), never from a branch on its name."""
 from __future__ import annotations
 
+from .. import inputs
 from ..cards import RANK_NAMES
 from ..text import N_
 
@@ -18,6 +19,8 @@ def declaration(reading, readings=()) -> str | None:
     """The words that pin ``reading`` of some cards (the ranks the jokers stand for, in order), or
     None for a reading without ranks. ``readings`` (all readings of the cards) is part of the
     contract; 干瞪眼 spells every reading the same way whatever the others are."""
+    inputs.reading(reading)
+    inputs.readings(readings)
     return " ".join(RANK_NAMES[v] for v in reading.values) or None
 
 
@@ -44,7 +47,7 @@ NUMERIC_FACTS = ("losers.*.cards", "losers.*.jokers", "losers.*.twos", "losers.*
 
 def example_hands(names: list) -> list:
     """Example hand facts for the rules page (§8), with these player names (A, B, C, D without)."""
-    players = list(names) or ["A", "B", "C", "D"]
+    players = inputs.names(names) or ["A", "B", "C", "D"]
     cards, jokers = [3, 5, 1, 2, 4], [0, 1, 0, 0, 1]
     losers = {name: {"cards": cards[i % 5], "jokers": jokers[i % 5]} for i, name in enumerate(players[1:])}
     return [{"players": players, "winner": players[0], "dealer": players[0], "losers": losers}]

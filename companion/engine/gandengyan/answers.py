@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .. import inputs
 from ..cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardError
 from ..answering import answers_of, reading_answered, weakest_of_each_kind
 from ..results import Reading
@@ -36,6 +37,7 @@ class Pool(NamedTuple):
 def kind_of(reading: Reading) -> str:
     """The kind of answer a reading is: "follow", "two", "joker" (a lone joker), "bomb_<n>",
     "joker_bomb"."""
+    inputs.reading(reading)
     if reading.type in BOMB_TYPES:
         return "joker_bomb" if reading.type != "bomb" else f"bomb_{reading.length}"
     if reading.rank == JOKER:

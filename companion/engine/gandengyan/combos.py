@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from functools import lru_cache
 
+from .. import inputs
 from ..cards import ANY_JOKER, BIG_JOKER, RANK_NAMES, SMALL_JOKER, SUITS, Card, CardError, parse_cards
 from ..results import Reading
 from ..text import N_, Text
@@ -186,6 +187,8 @@ def beats(top: Reading, cand: Reading, rules: Rules = None) -> bool:
     triple; a lone joker ranks above 2 and beats any lower single); ``tripleFollow=anyHigher``:
     any higher triple.
     """
+    inputs.reading(top, "previous")
+    inputs.reading(cand, "play")
     rules = rules or DEFAULT
     if cand.type in BOMB_TYPES:
         return top.type not in BOMB_TYPES or bomb_key(cand, rules) > bomb_key(top, rules)
@@ -201,6 +204,7 @@ def beats(top: Reading, cand: Reading, rules: Rules = None) -> bool:
 def describe(reading: Reading) -> str:
     """The ranks a reading stands for, e.g. ``"4 4 5 5"`` (jokers resolved; a joker single or the
     double-joker bomb shows its jokers)."""
+    inputs.reading(reading)
     return " ".join([RANK_NAMES[v] for v in reading.values])
 
 

@@ -9,7 +9,7 @@ from .. import described as d
 from ..cards import JOKERS_PER_DECK
 from ..errors import FactsError, raise_all
 from ..text import N_, NP_, Text
-from .rules import PLAYER_RANGE, Rules, as_rules, decks
+from .rules import DEALER_EXTRA, HAND_DEALT, PLAYER_RANGE, Rules, as_rules, decks
 
 MAX_NUMBER = 108  # no count in a hand can exceed two decks' cards
 CARDS_PER_DECK = 54
@@ -54,8 +54,12 @@ _E_TWOS_DECK = NP_("{total} 2s held in all, but {decks} deck has only {limit} �
                    "{total} 2s held in all, but {decks} decks have only {limit} — check the 2s.", None)
 _E_CARDS_DECK = NP_("{total} cards left in all, but {decks} deck has only {limit} — check the card counts.",
                     "{total} cards left in all, but {decks} decks have only {limit} — check the card counts.", None)
-_E_CARDS_DEAL = N_("{name}: {cards} cards left, but with {players} players and {decks_cards} cards a hand holds at "
-                   "most {limit} (6 dealt to the dealer plus the {stock} left to draw) — check the cards left.")
+_E_CARDS_DEAL_WINNER = N_("{name}: {cards} cards left, but only a trick's winner draws, one card right after "
+                          "their own play, so a loser ends the hand with at most the {limit} cards dealt (the "
+                          "dealer's extra card goes in the opening lead) — check the cards left.")
+_E_CARDS_DEAL_ALL = N_("{name}: {cards} cards left, but with {players} players the stock holds {stock} cards after the "
+                       "deal, so a loser draws at most {draws} and ends the hand with at most {limit} ({dealt} dealt "
+                       "+ {draws} drawn) — check the cards left.")
 _E_HELD_NATURAL = NP_("{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
                       "{decks} deck has only {limit} — count the jokers in the bomb or check its size.",
                       "{name}: a bomb of {size} cards held besides the jokers needs {size} cards of one rank, but "
@@ -181,12 +185,16 @@ def describe_facts(rules: Rules = None, players: int | None = None) -> d.FactsDe
     form asks for them), with the bounds :func:`validate_facts` uses (:func:`bomb_sizes`,
     :func:`most_jokers`). The same rules and players give the same (cached) description."""
     rules = as_rules(rules)
-    return _describe(rules, decks(rules, players))
+    return _describe(rules, decks(rules, players), most_cards_left(rules, players))
+
+
+CHIP_CARDS = 9  # the form offers cards left up to 9 as chips, then a "10+" chip opens the field
 
 
 @lru_cache(maxsize=64)
-def _describe(rules: Rules, n: int) -> d.FactsDescription:
+def _describe(rules: Rules, n: int, most_cards: int) -> d.FactsDescription:
     needed = needed_facts(rules)
+    more = CHIP_CARDS + 1 if most_cards > CHIP_CARDS else None
     held, played = bomb_sizes(rules, n, False), bomb_sizes(rules, n, True)
     loser = {"skip": "winner"}
     fields = (
@@ -197,7 +205,8 @@ def _describe(rules: Rules, n: int) -> d.FactsDescription:
         d.FactField("winner", d.PLAYER, N_("Who went out first?"), missing=N_("Choose who went out first."),
                     widget="pills", by_seat=True, phrase=N_("went out first"), summary=N_("Winner"), doc='who went out first.'),
         d.FactField("losers.*.cards", d.PER_PLAYER_COUNT, N_("Cards left"), missing=N_("Enter a number."),
-                    low=1, high=MAX_NUMBER, chips=tuple(range(1, 10)), more=10, widget="chips",
+                    low=1, high=most_cards, chips=tuple(range(1, min(most_cards, CHIP_CARDS) + 1)), more=more,
+                    widget="chips",
                     phrase=N_("cards left: {cards}"), **loser, doc='{name: {cards, jokers, twos?, held_bombs?, played?, dealer_only_opening?}}.'),
         d.FactField("losers.*.jokers", d.PER_PLAYER_COUNT, N_("Jokers held"), default=0, high=most_jokers(n),
                     chips=tuple(range(most_jokers(n) + 1)), widget="chips", phrase=N_("jokers held: {jokers}"),
@@ -267,11 +276,15 @@ def _players(facts: Mapping, rules: Rules) -> list:
     return list(players)
 
 
-def _people(facts: Mapping, players: list) -> tuple:
-    """(winner, dealer or None, losers mapping), each checked against the players."""
+def _people(facts: Mapping, players: list, problems: list) -> tuple:
+    """(winner or None, dealer or None, losers mapping), each checked against the players. An
+    unknown winner is one of the ``problems``: the losers' facts are still checked, every player
+    with facts counted as a loser (so every error of the hand is said at once)."""
     winner = facts.get("winner")
     if not isinstance(winner, str) or winner not in players:
-        _fail("unknown_winner", "winner", _E_WINNER, name=winner)
+        problems.append(FactsError(Text(_E_WINNER.template, {"name": winner}), code="unknown_winner",
+                                   field="winner"))
+        winner = None
     dealer = facts.get("dealer")
     if dealer == "":
         dealer = None
@@ -280,7 +293,7 @@ def _people(facts: Mapping, players: list) -> tuple:
     losers = facts.get("losers")
     if not isinstance(losers, Mapping):
         _fail("losers_missing", "losers", _E_LOSERS)
-    if winner in losers:
+    if winner is not None and winner in losers:
         _fail("winner_is_loser", f"losers.{winner}", _E_WINNER_LOSER, name=winner)
     for name in losers:
         if name not in players:
@@ -315,15 +328,16 @@ def _cards(entry: dict, name: str) -> int:
     return _int(cards, name, "cards", f"losers.{name}.cards", low=1)
 
 
-def _jokers(entry: dict, name: str, cards: int | None) -> int:
-    """The jokers a loser holds (no more than the cards left, when those are known)."""
-    field = f"losers.{name}.jokers"
+def _jokers(entry: dict, name: str) -> int:
+    """The jokers a loser holds, a whole number (within the cards: :func:`_jokers_within_cards`)."""
     jokers = entry.get("jokers")
-    jokers = 0 if jokers is None else _int(jokers, name, "jokers", field)
-    if cards is not None and jokers > cards:
-        _fail("jokers_exceed_cards", field, _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
+    return 0 if jokers is None else _int(jokers, name, "jokers", f"losers.{name}.jokers")
+
+
+def _jokers_within_cards(name: str, jokers: int, cards: int) -> None:
+    if jokers > cards:
+        _fail("jokers_exceed_cards", f"losers.{name}.jokers", _E_JOKERS_CARD if cards == 1 else _E_JOKERS_CARDS,
               name=name, jokers=jokers, cards=cards)
-    return jokers
 
 
 def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks: int) -> list:
@@ -351,11 +365,36 @@ def _held(entry: dict, name: str, cards: int, jokers: int, rules: Rules, n_decks
     return held
 
 
-def _most_cards(players: int, n_decks: int) -> tuple:
-    """(the most cards one hand can hold, the cards left to draw after the deal): the dealer's 6
-    and every card of the stock (§3.2: 6 to the dealer, 5 to each other player)."""
-    stock = CARDS_PER_DECK * n_decks - (5 * players + 1)
-    return 6 + max(stock, 0), max(stock, 0)
+def stock_after_deal(players: int, n_decks: int) -> int:
+    """The cards left to draw after the deal (§3.2): every player is dealt :data:`HAND_DEALT`,
+    the dealer :data:`DEALER_EXTRA` more."""
+    return max(CARDS_PER_DECK * n_decks - (HAND_DEALT * players + DEALER_EXTRA), 0)
+
+
+def most_draws(rules: Rules, players: int, n_decks: int) -> int:
+    """The most cards a loser can have drawn beyond those they played (§3.3; docs/engine.md,
+    "The most cards a 干瞪眼 loser holds").
+
+    ``winnerOnly``: 0 — a draw follows the drawer's own play of at least one card.
+    ``all``: every full round of draws gives each player one card (⌊S/n⌋ rounds); in the last,
+    partial round of r cards the trick's winner draws first, so a loser who did not win that
+    trick gets one of them only when r ≥ 2."""
+    if rules.draw_mode == "winnerOnly":
+        return 0
+    rounds, rest = divmod(stock_after_deal(players, n_decks), players)
+    return rounds + (1 if rest >= 2 else 0)
+
+
+def most_cards_left(rules: Rules = None, players: int | None = None) -> int:
+    """The most cards a loser can hold when the hand ends: the :data:`HAND_DEALT` cards dealt (the
+    dealer's extra card goes in the opening lead) plus :func:`most_draws`. ``players=None``: the
+    most at any table these rules seat. The one place the bound is decided: the validator and the
+    hand form's chips and the facts' JSON schema (:func:`describe_facts`) use it."""
+    rules = as_rules(rules)
+    if players is None:
+        low, high = rules.player_range
+        return max(most_cards_left(rules, p) for p in range(low, high + 1))
+    return HAND_DEALT + most_draws(rules, players, decks(rules, players))
 
 
 def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple:
@@ -370,10 +409,10 @@ def _shut_out(entry: dict, name: str, cards: int, dealer, rules: Rules) -> tuple
         if name == dealer:  # the sentence names only a box the table's form shows (shutOutDealerException)
             _fail("dealer_played", f"{base}.played",
                   _E_DEALER_PLAYED if rules.shut_out_dealer_exception else _E_DEALER_NEVER_SHUT_OUT, name=name)
-        if rules.draw_mode == "winnerOnly" and cards != 5:
+        if rules.draw_mode == "winnerOnly" and cards != HAND_DEALT:
             _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT_EXACT, name=name, cards=cards)
-        if cards < 5:
-            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=5, cards=cards)
+        if cards < HAND_DEALT:
+            _fail("shut_out_cards", f"{base}.cards", _E_SHUT_OUT, name=name, need=HAND_DEALT, cards=cards)
     if opening and dealer is None:
         _fail("dealer_missing", "dealer", _E_NEED_DEALER, name=name)
     if opening and name != dealer:
@@ -427,10 +466,14 @@ def _loser(losers: Mapping, name: str, dealer, rules: Rules, totals: _Totals, n_
     entry = _entry(losers, name)
     base = f"losers.{name}"
     cards = _attempt(problems, _cards, entry, name)
-    jokers = _attempt(problems, _jokers, entry, name, cards)
+    jokers = _attempt(problems, _jokers, entry, name)
     if cards is not None:
-        _attempt(problems, _within_deal, name, cards, n_players, totals.n_decks)
-    totals.add(name, cards, jokers, problems)
+        _attempt(problems, _within_deal, name, cards, rules, n_players, totals.n_decks)
+    beyond = cards is not None and jokers is not None and _attempt(problems, _jokers_within_cards, name, jokers,
+                                                                   cards, default=True)
+    totals.add(name, cards, jokers, problems)  # jokers beyond the cards still count against the decks
+    if beyond:
+        return {}
     twos = entry.get("twos")
     twos = 0 if twos is None else _attempt(problems, _int, twos, name, "twos", f"{base}.twos", default=0)
     if cards is None or jokers is None:
@@ -462,11 +505,22 @@ def _played_within_decks(bombs: list, n_decks: int, totals: _Totals) -> None:
               decks=n_decks, limit=jokers)
 
 
-def _within_deal(name: str, cards: int, n_players: int, n_decks: int) -> None:
-    limit, stock = _most_cards(n_players, n_decks)
-    if cards > limit:
-        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL, name=name, cards=cards,
-              players=n_players, decks_cards=CARDS_PER_DECK * n_decks, limit=limit, stock=stock)
+def _within_deal(name: str, cards: int, rules: Rules, n_players: int, n_decks: int) -> None:
+    """A loser's cards left within what the deal and the draws allow (:func:`most_cards_left`)."""
+    limit = most_cards_left(rules, n_players)
+    if cards <= limit:
+        return
+    if rules.draw_mode == "winnerOnly":
+        _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL_WINNER, name=name, cards=cards, limit=limit)
+    _fail("cards_exceed_deal", f"losers.{name}.cards", _E_CARDS_DEAL_ALL, name=name, cards=cards, players=n_players,
+          stock=stock_after_deal(n_players, n_decks), draws=limit - HAND_DEALT, limit=limit, dealt=HAND_DEALT)
+
+
+def _has_cards(losers: Mapping, name: str) -> bool:
+    """With no winner named, only a player whose cards left are given is checked as a loser (one
+    without may be the winner)."""
+    entry = losers.get(name)
+    return isinstance(entry, Mapping) and entry.get("cards") is not None
 
 
 def validate_facts(facts, rules: Rules = None) -> dict:
@@ -480,12 +534,12 @@ def validate_facts(facts, rules: Rules = None) -> dict:
     _check_keys(facts)
     players = _players(facts, rules)
     n_decks = decks(rules, len(players))
-    winner, dealer, losers = _people(facts, players)
+    problems: list = []  # every problem of the winner, the losers, the bombs and the tricks, reported at once
+    winner, dealer, losers = _people(facts, players, problems)
     totals = _Totals(n_decks)
-    problems: list = []  # every problem of the losers, the bombs and the tricks, reported at once
     out_losers = {}
     for name in players:
-        if name != winner:
+        if name != winner and (winner is not None or _has_cards(losers, name)):
             out_losers[name] = _attempt(problems, _loser, losers, name, dealer, rules, totals, len(players),
                                         problems)
     bombs = facts.get("bombs_played")

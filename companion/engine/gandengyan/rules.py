@@ -12,6 +12,8 @@ from ..switches import Switch, build_rules
 from ..text import N_, Text
 
 PLAYER_RANGE = (2, 6)  # fewest and most players at any 干瞪眼 table (§3.1)
+HAND_DEALT = 5  # cards each player is dealt (§3.2)
+DEALER_EXTRA = 1  # the dealer's extra card: the dealer is dealt HAND_DEALT + DEALER_EXTRA (§3.2)
 
 
 def _squash(word: str) -> str:

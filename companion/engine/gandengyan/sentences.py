@@ -4,12 +4,23 @@
 actual value means, the anchor of the rules-page paragraph it belongs to, and the rules file
 paragraph it comes from. The rules page prints these sentences instead of prose that could
 contradict a table's switches (a 象山 table: only the trick winner draws, a joker may be played
-alone)."""
+alone).
+
+A sentence is written for the whole rule set: where another switch changes what it must say (the
+two jokers a bomb while a joker is never played alone; triples that are bombs), :data:`_REFINED`
+chooses the words. Each sentence carries a worked example the engine itself settles or checks at
+this table (:func:`example_of`): the figures a player reads are the engine's answer, never a
+second copy of a rule."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..sentences import rule_sentences_from
-from ..text import N_
-from .rules import SWITCHES, Rules, as_rules
+from ..text import N_, Text
+from .check import check
+from .facts import CARDS_PER_DECK, most_cards_left
+from .rules import HAND_DEALT, SWITCHES, Rules, as_rules, decks
+from .settle import settle
 
 # (switch, value) -> (rules-page anchor, rules-file paragraph, sentence). A value "word:" takes the
 # number after the colon as {n}; the unit takes any number.
@@ -85,7 +96,163 @@ _SENTENCES = {
 }
 
 
+# Sentences that depend on other switches: (switch, value) -> rules -> the sentence (None: the table's).
+def _triple_follow(words: Text):
+    return lambda rules: _TRIPLE_BOMB_FOLLOW if rules.triple_is_bomb else words
+
+
+def _with_joker_bomb(words: Text):
+    return lambda rules: words if rules.joker_bomb != "off" else None
+
+
+def _bomb_count(words: Text, joker_words: Text):
+    """A sentence that says how 炸数 counts (§8 S11: the smallest kind of bomb counts 1)."""
+    def sentence(rules: Rules) -> Text:
+        if rules.joker_bomb == "off":
+            return Text(words.template, {"n": rules.min_bomb})
+        as_size = 3 if rules.joker_bomb == "as3" else 4
+        return Text(joker_words.template, {"n": rules.min_bomb, "j": as_size})
+    return sentence
+
+
+def _when_shut_out_counts(rules: Rules):
+    return None if rules.shut_out in ("double", "fixed20") else _NO_SHUT_OUT
+
+
+_TRIPLE_BOMB_FOLLOW = N_("Three of a kind is a bomb at this table, so it is beaten as a bomb is: by three of a "
+                         "kind of any higher rank, or by a longer bomb.")
+_NO_SHUT_OUT = N_("Nobody pays extra for being shut out at this table, so a dealer's opening lead changes "
+                  "nothing.")
+_LINEAR = N_("Every loser pays ×(1 + 炸数), where 炸数 counts the bombs played by size: a bomb of {n} cards "
+             "counts 1 and each card more counts 1 more.")
+_LINEAR_JOKERS = N_("Every loser pays ×(1 + 炸数), where 炸数 counts the bombs played by size: a bomb of {n} "
+                    "cards counts 1, each card more counts 1 more, and the two jokers count as a bomb of {j}.")
+_FIXED20 = N_("A loser who never played (shut out, 全关) pays 20 + 10 × 炸数 instead of the cards, where 炸数 "
+              "counts the bombs played by size: a bomb of {n} cards counts 1 and each card more counts 1 more.")
+_FIXED20_JOKERS = N_("A loser who never played (shut out, 全关) pays 20 + 10 × 炸数 instead of the cards, where "
+                     "炸数 counts the bombs played by size: a bomb of {n} cards counts 1, each card more counts 1 "
+                     "more, and the two jokers count as a bomb of {j}.")
+
+_REFINED = {
+    ("triple_follow", "plusOne"): _triple_follow(N_("A triple is beaten only by the triple exactly one rank "
+                                                    "higher, by 2 2 2, or by a bomb.")),
+    ("triple_follow", "anyHigher"): _triple_follow(N_("A triple is beaten by any higher triple, or by a bomb.")),
+    ("triple_is_bomb", False): _with_joker_bomb(N_("Three of a kind is an ordinary triple; a bomb needs four or "
+                                                   "more cards of one rank, or is the small and big joker "
+                                                   "together.")),
+    ("joker_single", False): _with_joker_bomb(N_("A joker is never played alone: apart from the small and big "
+                                                 "joker together, every play needs at least one natural card, "
+                                                 "and only a bomb beats a 2.")),
+    ("played_bomb_mult", "linear"): _bomb_count(_LINEAR, _LINEAR_JOKERS),
+    ("shut_out", "fixed20"): _bomb_count(_FIXED20, _FIXED20_JOKERS),
+    ("shut_out_dealer_exception", False): _when_shut_out_counts,
+    ("shut_out_dealer_exception", True): _when_shut_out_counts,
+}
+
+# --- worked examples: a concrete hand the engine settles, or a play it checks, at this table ------
+
+_EXAMPLE_PLAYS = {  # switch -> (the table's play, the play that follows, the play empties the hand)
+    "triple_follow": ("5 5 5", "7 7 7", False),
+    "triple_is_bomb": ("8 8", "3 3 3", False),
+    "joker_bomb": ("2", "SJ BJ", False),
+    "pure_beats_soft": ("7 7 7 JK", "6 6 6 6", False),
+    "joker_single": ("2", "JK", False),
+    "two_as_last_card": ("A", "2", True),
+}
+_PLAYERS = ("A", "B", "C", "D")
+_SETTLED = ("joker_doubling", "twos_are_trumps", "held_bomb_mult", "played_bomb_mult", "shut_out",
+            "shut_out_dealer_exception", "cap", "one_card_exempt", "long_hand_mult", "unit")
+_E_PLAY = "{top} → {play}: {reason}"  # not translated: the parts are
+_E_SETTLED = "{facts} → {step}"
+_E_DECKS = N_("For example, {players} players use {decks} × {cards} cards.")
+_E_DRAWS = N_("For example, with {players} players a loser ends the hand with at most {cards} cards.")
+_F_CARDS = N_("cards left: {cards}")
+_F_JOKERS = N_("jokers held: {jokers}")
+_F_TWOS = N_("2s held: {twos}")
+_F_HELD = N_("bombs held: {sizes}")
+_F_PLAYED = N_("bombs played: {sizes}")
+_F_NEVER = N_("never played")
+_F_OPENING = N_("dealer, only the opening lead")
+_F_TRICKS = N_("tricks: {tricks}")
+
+
+def example_hand(key: str, rules: Rules) -> dict:
+    """The hand that shows what ``key`` does at this table: A goes out, B is the loser to read (C
+    and D hold one card each), built within this table's deal (:func:`most_cards_left`)."""
+    most = most_cards_left(rules, len(_PLAYERS))
+    bombs = [rules.min_bomb, 5]
+    b = {"cards": min(3, most)}
+    facts: dict = {"bombs_played": []}
+    if key == "joker_doubling":
+        b = {"cards": 4, "jokers": 2}
+    elif key == "twos_are_trumps":
+        b = {"cards": 4, "twos": 2}
+    elif key == "held_bomb_mult":
+        b = {"cards": min(most, 9), "jokers": 1, "held_bombs": [4]}
+    elif key == "played_bomb_mult":
+        facts["bombs_played"] = bombs
+    elif key == "shut_out":
+        threshold = rules.shut_out.partition(":")[2]
+        b = {"cards": min(most, int(threshold))} if threshold else {"cards": HAND_DEALT, "played": False}
+        facts["bombs_played"] = bombs
+    elif key == "shut_out_dealer_exception":
+        b = {"cards": 4, "dealer_only_opening": True}
+        facts["dealer"] = "B"
+    elif key == "cap":
+        b = {"cards": min(most, 21), "jokers": 2}
+    elif key == "one_card_exempt":
+        b = {"cards": 1}
+    elif key == "long_hand_mult":
+        facts["tricks"] = 31
+    losers = {"B": b, "C": {"cards": 1}, "D": {"cards": 1}}
+    return {"players": list(_PLAYERS), "winner": "A", "losers": losers, **facts}
+
+
+def _facts_words(facts: dict) -> Text:
+    b = facts["losers"]["B"]
+    words = [Text(_F_CARDS.template, {"cards": b["cards"]})]
+    for key, template in (("jokers", _F_JOKERS), ("twos", _F_TWOS)):
+        if b.get(key):
+            words.append(Text(template.template, {key: b[key]}))
+    if b.get("held_bombs"):
+        words.append(Text(_F_HELD.template, {"sizes": " ".join(map(str, b["held_bombs"]))}))
+    if b.get("played") is False:
+        words.append(_F_NEVER)
+    if b.get("dealer_only_opening"):
+        words.append(_F_OPENING)
+    if facts.get("bombs_played"):
+        words.append(Text(_F_PLAYED.template, {"sizes": " ".join(map(str, facts["bombs_played"]))}))
+    if facts.get("tricks"):
+        words.append(Text(_F_TRICKS.template, {"tricks": facts["tricks"]}))
+    return Text(", ".join("{f%d}" % i for i in range(len(words))), {f"f{i}": w for i, w in enumerate(words)})
+
+
+def example_of(key: str, rules: Rules) -> Text | None:
+    """The worked example of ``key``'s sentence at this table, in the engine's own words: a hand
+    :func:`.settle.settle` pays (B's line), a play :func:`.check.check` judges, or the deal's
+    figures (:func:`.rules.decks`, :func:`.facts.most_cards_left`). None: nothing to show."""
+    if key in _EXAMPLE_PLAYS:
+        top, play, last = _EXAMPLE_PLAYS[key]
+        verdict = check(top, play, rules, last_card=last)
+        return Text(_E_PLAY, {"top": top, "play": play, "reason": verdict.reason})
+    if key in _SETTLED:
+        facts = example_hand(key, rules)
+        step = settle(facts, rules).steps[0]  # B's line: the first loser in seat order
+        return Text(_E_SETTLED, {"facts": _facts_words(facts), "step": step})
+    players = len(_PLAYERS)
+    if key == "deck_mode":
+        return Text(_E_DECKS.template, {"players": players, "decks": decks(rules, players), "cards": CARDS_PER_DECK})
+    if key == "draw_mode":
+        return Text(_E_DRAWS.template, {"players": players, "cards": most_cards_left(rules, players)})
+    return None
+
+
 def rule_sentences(rules: Rules = None) -> tuple:
     """One :class:`RuleSentence` per switch, in the switches' order, saying what this table's
     value of it means."""
-    return rule_sentences_from(_SENTENCES, SWITCHES, as_rules(rules))
+    return _sentences(as_rules(rules))
+
+
+@lru_cache(maxsize=64)
+def _sentences(rules: Rules) -> tuple:
+    return rule_sentences_from(_SENTENCES, SWITCHES, rules, _REFINED, example_of)
