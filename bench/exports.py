@@ -25,9 +25,11 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 os.environ.setdefault("SECRET_KEY", "bench-secret")
 
-HANDS = int(os.environ.get("EXPORT_HANDS", "10000"))
-EXPORTERS = int(os.environ.get("EXPORTERS", "8"))
-SECONDS = float(os.environ.get("SECONDS", "15"))
+from sizes import size  # noqa: E402  (BENCH_TINY=1: the test suite's tiny run)
+
+HANDS = size("EXPORT_HANDS", 10000, 20)
+EXPORTERS = size("EXPORTERS", 8, 2)
+SECONDS = size("SECONDS", 15.0, 1.0)
 POLLERS = 2
 
 

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
 SCRIPTS = sorted(p.name for p in BENCH.glob("*.py") if 'if __name__ == "__main__"' in p.read_text())
-ALONE = {"heavy.py", "writers.py", "load.py"}
+ALONE = {"heavy.py", "writers.py", "load.py", "exports.py"}
 # make load's knobs at their smallest (bench/load.py reads them): one short round, the small table only
 LOAD_TINY = {"LOAD_HANDS": "10", "LOAD_BIG_HANDS": "0", "LOAD_SECONDS": "1", "LOAD_ROUNDS": "1"}
 DRIVER = """
