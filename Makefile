@@ -98,11 +98,13 @@ bench: $(VENV)/.dev translations
 	@if [ -f bench/web.py ]; then $(BIN)/python bench/web.py; fi
 	$(BIN)/python bench/request_path.py
 
-# Throughput under load (wrk, loopback, gunicorn -w 2 --threads 4): a bare Flask hello world under
-# the same gunicorn vs the live poll, the table and history pages of 1,000 and of 10,000 hands
-# (LOAD_BIG_HANDS=0: without the second table) and recording a hand (2 and 8 connections), on
-# SQLite and (when installed) a durable PostgreSQL (fsync on); medians of 3 runs with min and max
-# and the load average. About 4 minutes.
+# Capacity: how many tables one small server holds during an evening (bench/load.py, the mix in
+# bench/evening.lua: per table-minute 80 live polls with the ETag, 4 table pages, 1 hand through
+# the API; wrk -t8 -c8, closed loop, gunicorn -w 2 --threads 4 on loopback). The ceiling (N_app,
+# N_hello under the same gunicorn, their ratio) and the steps 25, 50, 100 … tables until p99 > 200 ms
+# or an error; medians of 3 with min and max, the load average and the CPU of client, server and
+# database. SQLite and, when installed, PostgreSQL with fsync on. LOAD_TINY=1: a seconds-long run.
+# bench/profile_mix.py: where the mix's time goes (py-spy, by route and part).
 load: $(VENV)/.dev translations
 	@bash scripts/system_deps.sh wrk
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \

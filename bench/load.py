@@ -1,30 +1,35 @@
-"""make load: throughput and latency under load, each route beside a bare Flask hello world.
+"""make load: how many tables one small server holds during an evening.
 
-Seeds a 干瞪眼 table with 1,000 hands (SQLite in a temporary directory, and the database in
-DATABASE_URL when set: ``make load`` starts a throwaway PostgreSQL with the durability settings
-the project runs with — fsync and synchronous_commit on, unlike the test clusters), starts
-gunicorn with 2 workers (gthread, 4 threads each) on a free loopback port, and drives it with
-wrk. The baseline is NOT the app's own ``/healthz`` (which pays the app's hooks): it is a bare
-Flask hello world (``bench/hello_app.py``) under the same gunicorn settings, run in turns with
-each route so that each ratio compares runs seconds apart.
+The evening mix (``bench/evening.lua``), per table-minute: 80 live polls that send the ETag of
+their last answer (4 phones every 3 s, as ``static/live.js`` does), 4 table-page loads and 1 hand
+recorded through the JSON API, each request to a table drawn at random. wrk drives it with 8
+connections, one per thread, closed loop (the next request leaves when the answer is in), on
+loopback against gunicorn ``-w 2 -k gthread --threads 4`` (the ``make run`` layout), on SQLite and
+(when DATABASE_URL is set: ``make load`` starts a throwaway PostgreSQL with fsync and
+synchronous_commit on) PostgreSQL.
 
-Routes: the app's own ``/healthz``; the live poll that finds nothing new (304, with a recorder's
-session cookie, as a browser sends it); the table page of the 1,000-hand table as a recorder and
-as a watcher; the history page; the table page and the history page of a second table of
-10,000 hands (``LOAD_BIG_HANDS``, 0 to leave it out; ``LOAD_HANDS`` sets the first table's size); recording a hand through the JSON API with 2 and with 8
-connections (p99 targets); then 20 watchers polling beside 2 recorders (every answer must be
-200/201/304).
+Two measures, each beside a bare Flask hello world (``bench/hello_app.py``) under the same
+gunicorn answering the same requests:
 
-Each figure is the MEDIAN of ``LOAD_ROUNDS`` runs (3) of ``LOAD_SECONDS`` (1) each, with the min
-and max beside it and the machine's load average when the route ran: on a shared machine a
-single best run flatters and a single run misleads. Loopback only.
+* **ceiling**: the mix as fast as the server answers over ``LOAD_TABLES`` tables (100) of
+  ``LOAD_TABLE_HANDS`` hands (20); N = requests/s × 60 / 85 tables. The app's runs and the hello's
+  alternate, ``LOAD_ROUNDS`` (3) rounds of ``LOAD_SECONDS`` (10) s; N_app, N_hello and their
+  ratio are the medians, with min and max.
+* **steps**: the mix paced at N tables' rate (N × 85 / 60 requests/s) over N seeded tables, N =
+  ``LOAD_STEPS`` (25, 50, 100, 200 …); a step holds when every round's answers were all as
+  expected (no error), the median p99 is ≤ ``LOAD_P99_MS`` (200) and the median rate reached 95 %
+  of the paced one. It stops at the first step that does not hold, then tries the middle of the
+  last gap once; the largest step held is the capacity.
+
+Every line carries the load average and the CPU of the client (wrk), the server (gunicorn's
+processes) and, for PostgreSQL, the database (the postmaster's processes), in % of one core.
+``LOAD_TINY=1`` (or ``BENCH_TINY=1``) runs a seconds-long version (2 tables of 2 hands, 1 round of 1 s, one step of 2 tables): the
+smoke test ``tests/web/test_load_smoke.py`` runs it. Loopback only.
 """
 from __future__ import annotations
 
-import http.cookiejar
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -34,75 +39,38 @@ import sys
 import tempfile
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 os.environ.setdefault("SECRET_KEY", "load-test-secret")
 
-HANDS = int(os.environ.get("LOAD_HANDS", "1000"))  # the table every route uses
-BIG_HANDS = int(os.environ.get("LOAD_BIG_HANDS", "10000"))  # a second table for the pages (0: none)
-SECONDS = int(os.environ.get("LOAD_SECONDS", "1"))  # each run of a route
-ROUNDS = int(os.environ.get("LOAD_ROUNDS", "3"))
-HELLO_SECONDS = SECONDS
-TOGETHER_SECONDS = 2
+from bench.sizes import TINY as BENCH_TINY  # noqa: E402  (BENCH_TINY=1: the suite runs every bench script small)
+
+TINY = os.environ.get("LOAD_TINY") == "1" or BENCH_TINY
+_DEFAULTS = {"TABLES": "2", "TABLE_HANDS": "2", "SECONDS": "1", "STEP_SECONDS": "1", "ROUNDS": "1",
+             "STEPS": "2"} if TINY else \
+    {"TABLES": "100", "TABLE_HANDS": "20", "SECONDS": "10", "STEP_SECONDS": "5", "ROUNDS": "3",
+     "STEPS": "25,50,100,200,400,800,1600,3200,6400,12800"}
+
+
+def _setting(name: str) -> str:
+    return os.environ.get(f"LOAD_{name}", _DEFAULTS[name])
+
+
+TABLES = int(_setting("TABLES"))
+TABLE_HANDS = int(_setting("TABLE_HANDS"))
+SECONDS = int(_setting("SECONDS"))
+STEP_SECONDS = int(_setting("STEP_SECONDS"))
+ROUNDS = int(_setting("ROUNDS"))
+STEPS = [int(n) for n in _setting("STEPS").split(",")]
+P99_MS = float(os.environ.get("LOAD_P99_MS", "200"))
+PER_TABLE_MINUTE = 85  # 80 polls + 4 pages + 1 hand
+THREADS = 8
+WARM_SECONDS = 1 if TINY else 3  # a warm-up run before the measured ones (not counted)
+LUA = os.path.join(ROOT, "bench", "evening.lua")
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-# (label, key, connections, ratio target or None, p99 target in ms or None): the issue's table
-ROWS = [
-    ("the app's own /healthz", "healthz", 10, None, None),
-    ("live poll, 304", "state", 10, 0.60, None),
-    ("table page, recorder", "page", 10, 0.15, None),
-    ("table page, watcher", "page_watch", 10, 0.15, None),
-    ("history page", "history", 10, 0.15, None),
-    (f"table page, {BIG_HANDS:,} hands", "page_big", 10, 0.15, None),
-    (f"history page, {BIG_HANDS:,} hands", "history_big", 10, 0.15, None),
-    ("record a hand, c=2", "record2", 2, 0.10, 50.0),
-    ("record a hand, c=8", "record8", 8, None, 100.0),
-]
-
-LUA = r"""
-local expected = {}
-for code in string.gmatch(os.getenv("EXPECT") or "200", "%d+") do expected[tonumber(code)] = true end
-local threads = {}
-local body_template = os.getenv("BODY")
-local counter = 0
-bad = 0
-
-function setup(thread)
-  thread:set("id", #threads + 1)
-  table.insert(threads, thread)
-end
-
-local follow = os.getenv("FOLLOW_ETAG")
-local etag = nil
-
-function request()
-  if follow and etag then
-    return wrk.format(nil, nil, {["If-None-Match"] = etag})
-  end
-  if body_template then
-    counter = counter + 1
-    local body = string.gsub(body_template, "REQUEST_ID", "load-" .. id .. "-" .. counter .. "-" .. os.time())
-    return wrk.format("POST", nil, nil, body)
-  end
-  return wrk.format(nil)
-end
-
-function response(status, headers, body)
-  if not expected[status] then bad = bad + 1 end
-  if follow and headers["ETag"] then etag = headers["ETag"] end
-end
-
-function done(summary, latency, requests)
-  local unexpected = 0
-  for _, thread in ipairs(threads) do unexpected = unexpected + thread:get("bad") end
-  local e = summary.errors
-  io.write(string.format("RESULT %d %d %d %d %.6f %.3f %.3f %.3f\n", summary.requests, unexpected,
-    e.connect + e.read + e.write + e.timeout, e.status, summary.duration / 1e6,
-    latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000))
-end
-"""
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def facts(i: int) -> dict:
@@ -111,35 +79,90 @@ def facts(i: int) -> dict:
                                          for k, p in enumerate(PLAYERS) if p != winner}}
 
 
-def seed(url: str) -> tuple[str, str, float, str | None]:
-    """1,000 hands recorded through scoring.record_hand, as the app records them (SQLite without
-    fsync while seeding: the figures are taken afterwards, by gunicorn, with the app's settings);
-    and a second table of BIG_HANDS (10,000) hands for the table page and the history page."""
-    from sqlalchemy import event
+def tables_for(rps: float) -> float:
+    return rps * 60 / PER_TABLE_MINUTE
 
-    from companion import access, create_app, scoring
-    from companion.extensions import db
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        event.listen(db.engine, "connect", lambda connection, _: connection.execute("PRAGMA synchronous=OFF"))
-        db.create_all()
-        table = scoring.create_table(game="gandengyan", name="load", players=PLAYERS, stake="0.5", currency="¥")
-        start = time.perf_counter()
-        for i in range(HANDS):
-            scoring.record_hand(table, facts(i), request_id=f"seed-{i}")
-        seconds = time.perf_counter() - start
-        result = table.public_id, access.edit_token(table)
-        big = None
-        if BIG_HANDS:
-            big_table = scoring.create_table(game="gandengyan", name="big", players=PLAYERS, stake="0.5",
-                                             currency="¥")
-            for i in range(BIG_HANDS):
-                scoring.record_hand(big_table, facts(i), request_id=f"big-{i}")
-            big = big_table.public_id
-        db.session.remove()
-        db.engine.dispose()
-    return result[0], result[1], seconds, big
+class Seeder:
+    """Tables of TABLE_HANDS hands each, recorded through scoring as the app records them (without
+    waiting for the disk while seeding: SQLite's synchronous=OFF, PostgreSQL's synchronous_commit
+    off on the seeding connection only; the servers keep their durable settings). ``ensure(n)``
+    adds tables until there are n and writes the list wrk reads, with each table's revision (the
+    phones of a table start with the ETag of the page they hold, as after a page load)."""
+
+    def __init__(self, url: str, path: str):
+        from sqlalchemy import event
+
+        from companion import create_app
+        from companion.extensions import db
+
+        self.url, self.path, self.tables, self.seconds = url, path, [], 0.0
+        self.app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+        sqlite = url.startswith("sqlite")
+        with self.app.app_context():
+            def no_wait(connection, _):
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA synchronous=OFF" if sqlite else "SET synchronous_commit = off")
+                cursor.close()
+            event.listen(db.engine, "connect", no_wait)
+            db.create_all()
+
+    def ensure(self, n: int) -> str:
+        from sqlalchemy import select
+
+        from companion import access, scoring
+        from companion.extensions import db
+        from companion.models import Table
+
+        if len(self.tables) < n:
+            start = time.perf_counter()
+            with self.app.app_context():
+                while len(self.tables) < n:
+                    table = scoring.create_table(game="gandengyan", name=f"load {len(self.tables)}",
+                                                 players=PLAYERS, stake="0.5", currency="¥")
+                    for i in range(TABLE_HANDS):
+                        scoring.record_hand(table, facts(i), request_id=f"seed-{i}")
+                    self.tables.append((table.public_id, access.edit_token(table)))
+            self.seconds += time.perf_counter() - start
+        with self.app.app_context():  # each table's revision now: its phones hold the page of it
+            revisions = dict(db.session.execute(select(Table.public_id, Table.revision)).all())
+            db.session.remove()
+        with open(self.path, "w") as fh:
+            fh.writelines(f"{public_id} {token} {revisions[public_id]}\n" for public_id, token in self.tables[:n])
+        return self.path
+
+    def close(self) -> None:
+        from companion.extensions import db
+
+        with self.app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def seeder_free_list(folder: str) -> str:
+    """A list of made-up tables for the hello's warm-up (it answers any path)."""
+    path = os.path.join(folder, "hello-tables.txt")
+    with open(path, "w") as fh:
+        fh.write("hello token 1\n")
+    return path
+
+
+def warm(base: str, tables_file: str, passes: int = 2) -> None:
+    """Before the measured runs: every table's page loaded ``passes`` times, each on a new
+    connection (so both workers see it), 8 at a time: the workers start the evening with what a
+    busy evening keeps (their page caches), not with a cold start. Not measured."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = [f"/t/{line.split()[0]}" for line in open(tables_file)] * passes
+
+    def get(path: str) -> None:
+        try:
+            urllib.request.urlopen(base + path, timeout=60).read()
+        except (urllib.error.URLError, OSError):
+            pass
+
+    with ThreadPoolExecutor(THREADS) as pool:
+        list(pool.map(get, paths))
 
 
 def free_port() -> int:
@@ -149,8 +172,9 @@ def free_port() -> int:
 
 
 def spawn_gunicorn(url: str | None, port: int, log_dir: str, app: str = "app:app") -> subprocess.Popen:
-    # rate limits stay on (their count is part of a write's cost) but high enough for a load run
-    env = {**os.environ, "DATABASE_URL": url or "", "PYTHONPATH": ROOT,
+    # Rate limits stay on (their count is part of a write's cost) but high enough for a load run;
+    # one trusted proxy, so that each table's phones count under their own address (X-Forwarded-For).
+    env = {**os.environ, "DATABASE_URL": url or "", "PYTHONPATH": ROOT, "TRUSTED_PROXIES": "1",
            "FLASK_RATE_LIMITS": json.dumps({"write": [10**9, 600], "open_table": [10**9, 3600],
                                              "heavy_read": [10**9, 600]})}
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
@@ -181,147 +205,197 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(10)
 
 
-def wrk_command(lua: str, url: str, connections: int, headers=(), expect="200", body=None, follow=False,
-                seconds=None):
-    env = {**os.environ, "EXPECT": expect}
-    if body is not None:
-        env["BODY"] = body
-    if follow:  # like live.js: send the ETag of the last answer
-        env["FOLLOW_ETAG"] = "1"
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds or SECONDS}s", "--timeout", "5s", "-s", lua]
-    for header in headers:
-        command += ["-H", header]
-    return command + [url], env
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def parse(output: str) -> dict:
-    for line in output.splitlines():
-        if line.startswith("RESULT "):
-            n, unexpected, socket_errors, status_errors, seconds, p50, p95, p99 = line.split()[1:]
-            return {"requests": int(n), "rps": int(n) / float(seconds), "p50": float(p50), "p95": float(p95),
-                    "p99": float(p99), "errors": int(unexpected) + int(socket_errors)}
-    raise SystemExit("load: wrk gave no result:\n" + output)
+def _cpu_ticks(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
-def wrk(lua: str, url: str, connections: int, headers=(), **kwargs) -> dict:
-    command, env = wrk_command(lua, url, connections, headers, **kwargs)
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=SECONDS + 30)
-    return parse(done.stdout)
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
 
 
-def settle(url: str) -> None:
-    """Wait until the server has worked off the requests wrk left queued when it stopped (a slow
-    page's backlog would otherwise be paid by the next route's run)."""
-    parts = urllib.parse.urlsplit(url)
+def cpu_seconds(root_pids: list[int]) -> float:
+    """CPU seconds used so far by these processes and their children (gunicorn's master and workers;
+    the postmaster and its backends)."""
+    pids = set(root_pids)
+    for pid in root_pids:
+        pids.update(_children(pid))
+    return sum(_cpu_ticks(pid) for pid in pids) / TICK
+
+
+def postmaster_pid(url: str) -> int | None:
+    """The PostgreSQL server's own process (the parent of this connection's backend)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(plain) as conn:  # read while the backend lives
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        try:
+            with open(f"/proc/{backend}/stat") as fh:
+                return int(fh.read().rsplit(")", 1)[1].split()[1])
+        except OSError:  # another machine
+            return None
+
+
+def wrk(base: str, tables_file: str, seconds: int, rate: float = 0, hello: bool = False,
+        servers: tuple[list[int], list[int]] = ([], [])) -> dict:
+    """One run of the mix; the counts and percentiles from the script, the CPU of wrk, the server
+    and the database in % of one core."""
+    env = {**os.environ, "TABLES": tables_file, "RATE": f"{rate:.3f}", "HELLO": "1" if hello else "0",
+           "RUN": f"{time.time_ns() % 10**12}", "THREADS": str(THREADS)}
+    command = ["wrk", f"-t{THREADS}", f"-c{THREADS}", f"-d{seconds}s", "--timeout", "5s", "-s", LUA, base]
+    app_pids, db_pids = servers
+    app_before, db_before = cpu_seconds(app_pids), cpu_seconds(db_pids)
+    started = time.monotonic()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = process.stdout.read(), process.stderr.read()  # wrk writes little to stderr
+    _, status, usage = os.wait4(process.pid, 0)  # reaped here, with its CPU time
+    process.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - started
+    line = next((x for x in out.splitlines() if x.startswith("MIX ")), None)
+    if line is None:
+        raise SystemExit(f"load: wrk gave no result:\n{out}\n{err}")
+    r: dict = {}
+    for item in line.split()[1:]:
+        key, value = item.split("=", 1)
+        r[key] = value if key == "example" else float(value)
+    r["rps"] = r["requests"] / r["seconds"]
+    r["errors"] = int(r["socket_errors"] + r["bad"])
+    r["client_cpu"] = 100 * (usage.ru_utime + usage.ru_stime) / wall
+    r["server_cpu"] = 100 * (cpu_seconds(app_pids) - app_before) / wall
+    # requests per CPU second of the server (and database): what a busy machine's scheduler changes least
+    used = (cpu_seconds(app_pids) - app_before) + ((cpu_seconds(db_pids) - db_before) if db_pids else 0)
+    r["per_cpu"] = r["requests"] / used if used > 0 else 0.0
+    r["db_cpu"] = 100 * (cpu_seconds(db_pids) - db_before) / wall if db_pids else None
+    r["load"] = load_average()
+    return r
+
+
+def median_of(runs: list[dict], key: str) -> tuple[float, float, float]:
+    values = [r[key] for r in runs]
+    return statistics.median(values), min(values), max(values)
+
+
+def ceiling(app_base: str, hello_base: str, seeder: Seeder, app_pids, hello_pids, db_pids) -> dict:
+    """The mix as fast as each server answers, the app's runs and the hello's in turns."""
+    apps, hellos = [], []
+    for _ in range(ROUNDS):
+        tables_file = seeder.ensure(TABLES)
+        hellos.append(wrk(hello_base, tables_file, SECONDS, hello=True, servers=(hello_pids, [])))
+        apps.append(wrk(app_base, tables_file, SECONDS, servers=(app_pids, db_pids)))
+        settle(app_base)
+    for r in apps + hellos:
+        r["tables"] = tables_for(r["rps"])
+    ratios = [a["rps"] / h["rps"] for a, h in zip(apps, hellos)]
+    cpu_ratios = [a["per_cpu"] / h["per_cpu"] for a, h in zip(apps, hellos) if h["per_cpu"]]
+    return {"app": apps, "hello": hellos, "ratio": (statistics.median(ratios), min(ratios), max(ratios)),
+            "cpu_ratio": (statistics.median(cpu_ratios), min(cpu_ratios), max(cpu_ratios)) if cpu_ratios else (0, 0, 0)}
+
+
+def settle(base: str) -> None:
+    """Wait until the server has worked off what wrk left queued (a backlog would be paid by the next run)."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         started = time.monotonic()
         try:
-            urllib.request.urlopen(f"{parts.scheme}://{parts.netloc}/healthz", timeout=30).read()
+            urllib.request.urlopen(f"{base}/healthz", timeout=30).read()
         except (urllib.error.URLError, OSError):
             pass
         if time.monotonic() - started < 0.05:
             return
 
 
-def load_average() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def paired(lua: str, hello_url: str, *args, **kwargs) -> dict:
-    """The route and the bare hello world in turns, ROUNDS times; the MEDIAN run of each counts,
-    with min and max kept (a shared machine: the best run flatters, one run misleads). The
-    percentiles are the medians of the runs' percentiles."""
-    hellos, runs = [], []
+def step(base: str, seeder: Seeder | None, tables_file: str, n: int, servers, hello: bool) -> dict:
+    rate = n * PER_TABLE_MINUTE / 60
+    runs = []
+    if seeder:
+        warm(base, seeder.ensure(n))
     for _ in range(ROUNDS):
-        hellos.append(wrk(lua, hello_url, 10, seconds=HELLO_SECONDS))
-        runs.append(wrk(lua, *args, seconds=SECONDS, **kwargs))
-        settle(args[0])
-    rps = [r["rps"] for r in runs]
-    ratios = [r["rps"] / h["rps"] for r, h in zip(runs, hellos)]
-    return {"rps": statistics.median(rps), "min": min(rps), "max": max(rps),
-            "hello_rps": statistics.median(h["rps"] for h in hellos),
-            "ratio": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
-            **{p: statistics.median(r[p] for r in runs) for p in ("p50", "p95", "p99")},
-            "p99_max": max(r["p99"] for r in runs),
-            "errors": sum(r["errors"] for r in runs), "load": load_average()}
+        path = seeder.ensure(n) if seeder else tables_file
+        runs.append(wrk(base, path, STEP_SECONDS, rate=rate, hello=hello, servers=servers))
+        if not hello:
+            settle(base)
+    result = {"tables": n, "rate": rate, "runs": runs,
+              **{k: median_of(runs, k)[0] for k in ("rps", "p50", "p99", "record_p99", "page_p99", "poll_p99",
+                                                     "client_cpu", "server_cpu")},
+              "db_cpu": median_of(runs, "db_cpu")[0] if runs[0]["db_cpu"] is not None else None,
+              "p99_max": max(r["p99"] for r in runs), "errors": sum(r["errors"] for r in runs),
+              "example": next((r["example"] for r in runs if r["example"] != "-"), ""), "load": load_average()}
+    result["held"] = result["errors"] == 0 and result["p99"] <= P99_MS and result["rps"] >= 0.95 * rate
+    return result
 
 
-def wrk_together(*runs) -> list[dict]:
-    processes = []
-    for args, kwargs in runs:
-        command, env = wrk_command(*args, **kwargs)
-        processes.append(subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                          text=True))
-    return [parse(p.communicate(timeout=SECONDS + 30)[0]) for p in processes]
+def ladder(label: str, base: str, seeder: Seeder | None, tables_file: str, servers, hello: bool = False) -> int:
+    """Step up the tables until a step does not hold, then try the middle of the last gap once."""
+    print(f"\n{label}: the mix paced at N tables (N × 85 / 60 req/s), {ROUNDS} × {STEP_SECONDS} s per step; "
+          f"holds: no error, median p99 ≤ {P99_MS:.0f} ms, median rate ≥ 95 % of the paced one")
+    print(f"{'tables':>7} {'paced':>7} {'req/s':>7} {'p50':>6} {'p99':>6} {'(max)':>6} {'poll99':>6} {'page99':>6} "
+          f"{'hand99':>6} {'err':>4} {'client':>6} {'server':>6} {'db':>5}  {'load average':<15} held")
+    held, failed = 0, None
+
+    def one(n: int) -> bool:
+        r = step(base, seeder, tables_file, n, servers, hello)
+        db = f"{r['db_cpu']:>4.0f}%" if r["db_cpu"] is not None else f"{'–':>5}"
+        print(f"{n:>7} {r['rate']:>7.0f} {r['rps']:>7.0f} {r['p50']:>6.1f} {r['p99']:>6.1f} {r['p99_max']:>6.1f} "
+              f"{r['poll_p99']:>6.1f} {r['page_p99']:>6.1f} {r['record_p99']:>6.1f} {r['errors']:>4} "
+              f"{r['client_cpu']:>5.0f}% {r['server_cpu']:>5.0f}% {db}  {r['load']:<15} "
+              f"{'yes' if r['held'] else 'NO'}{'  (' + r['example'] + ')' if r['errors'] else ''}", flush=True)
+        return r["held"]
+
+    for n in STEPS:
+        if one(n):
+            held = n
+        else:
+            failed = n
+            break
+    if failed and held and failed - held > 1:
+        middle = (held + failed) // 2
+        if one(middle):
+            held = middle
+    return held
 
 
-def recorder_cookie(base: str, public_id: str, token: str) -> str:
-    """The session cookie of a phone that joined with the record link (a POST with the page's CSRF
-    token, as static/join.js sends it)."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    page = opener.open(f"{base}/t/{public_id}", timeout=10).read().decode()
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    opener.open(f"{base}/t/{public_id}/join", urllib.parse.urlencode({"csrf_token": csrf, "key": token}).encode(),
-                timeout=10).read()
-    return "; ".join(f"{c.name}={c.value}" for c in jar)
-
-
-def current_etag(base: str, public_id: str) -> str:
-    with urllib.request.urlopen(f"{base}/t/{public_id}/state", timeout=10) as response:
-        return response.headers["ETag"]
-
-
-def copy_database(source_url: str, target_url: str) -> None:
-    """Copy every row of the seeded database into an empty one (the PostgreSQL run reuses the
-    SQLite seed instead of recording 1,000 hands again), then move the id sequences on."""
-    from sqlalchemy import create_engine, func, select, text
-
-    from companion.extensions import db
-    from companion import models  # noqa: F401  (fills the metadata)
-
-    source, target = create_engine(source_url), create_engine(target_url)
-    db.metadata.drop_all(target)
-    db.metadata.create_all(target)
-    with source.connect() as src, target.begin() as dst:
-        for table in db.metadata.sorted_tables:
-            rows = [dict(r._mapping) for r in src.execute(select(table))]
-            if rows:
-                dst.execute(table.insert(), rows)
-            if target.dialect.name == "postgresql" and "id" in table.c:
-                highest = dst.execute(select(func.max(table.c.id))).scalar() or 0
-                dst.execute(text("SELECT setval(pg_get_serial_sequence(:t, 'id'), :n, :called)"),
-                            {"t": table.name, "n": max(highest, 1), "called": highest > 0})
-    source.dispose()
-    target.dispose()
-
-
-def run(base: str, hello: str, public_id: str, token: str, lua: str, big: str | None) -> tuple:
-    cookie = recorder_cookie(base, public_id, token)
-    etag = current_etag(base, public_id)
-    body = json.dumps({"facts": facts(7), "request_id": "REQUEST_ID"})
-    auth = [f"Authorization: Bearer {token}", "Content-Type: application/json"]
-    table = f"{base}/t/{public_id}"
-    results = {
-        "healthz": paired(lua, hello, f"{base}/healthz", 10),
-        "state": paired(lua, hello, f"{table}/state", 10, [f"If-None-Match: {etag}", f"Cookie: {cookie}"],
-                        expect="304"),
-        "page": paired(lua, hello, table, 10, [f"Cookie: {cookie}"]),
-        "page_watch": paired(lua, hello, table, 10),
-        "history": paired(lua, hello, f"{table}/history", 10),
-        **({"page_big": paired(lua, hello, f"{base}/t/{big}", 10),
-            "history_big": paired(lua, hello, f"{base}/t/{big}/history", 10)} if big else {}),
-        "record2": paired(lua, hello, f"{base}/api/v1/tables/{public_id}/hands", 2, auth, expect="201", body=body),
-        "record8": paired(lua, hello, f"{base}/api/v1/tables/{public_id}/hands", 8, auth, expect="201", body=body),
-    }
-    etag = current_etag(base, public_id)
-    together = wrk_together(
-        ((lua, f"{table}/state", 20, [f"If-None-Match: {etag}"]),
-         {"expect": "200 304", "follow": True, "seconds": TOGETHER_SECONDS}),
-        ((lua, f"{base}/api/v1/tables/{public_id}/hands", 2, auth),
-         {"expect": "201", "body": body, "seconds": TOGETHER_SECONDS}))
-    return results, together
+def report_ceiling(label: str, c: dict) -> None:
+    print(f"\n{label}: the mix as fast as the server answers ({THREADS} connections, closed loop, "
+          f"{TABLES} tables of {TABLE_HANDS} hands); N = req/s × 60 / 85; {ROUNDS} rounds of {SECONDS} s, "
+          f"app and hello in turns")
+    print(f"{'':<7} {'req/s':>7} {'N':>6} {'p50':>6} {'p99':>6} {'hand50':>6} {'hand99':>6} {'polls':>7} {'304s':>5} "
+          f"{'pages':>6} {'hands':>5} {'err':>4} {'client':>6} {'server':>6} {'db':>5} {'req/CPU-s':>9}  load average")
+    for name in ("app", "hello"):
+        for r in c[name]:
+            db = f"{r['db_cpu']:>4.0f}%" if r["db_cpu"] is not None else f"{'–':>5}"
+            share = r["polls304"] / r["polls"] if r["polls"] else 0
+            print(f"{name:<7} {r['rps']:>7.0f} {r['tables']:>6.0f} {r['p50']:>6.1f} {r['p99']:>6.1f} "
+                  f"{r['record_p50']:>6.1f} {r['record_p99']:>6.1f} {r['polls']:>7.0f} {share:>5.0%} {r['pages']:>6.0f} "
+                  f"{r['records']:>5.0f} {r['errors']:>4} "
+                  f"{r['client_cpu']:>5.0f}% {r['server_cpu']:>5.0f}% {db} {r['per_cpu']:>9.0f}  {r['load']}")
+    n_app, n_hello = median_of(c["app"], "tables"), median_of(c["hello"], "tables")
+    ratio = c["ratio"]
+    print(f"{label}: N_app {n_app[0]:,.0f} ({n_app[1]:,.0f}–{n_app[2]:,.0f}), N_hello {n_hello[0]:,.0f} "
+          f"({n_hello[1]:,.0f}–{n_hello[2]:,.0f}), ratio {ratio[0]:.2f} ({ratio[1]:.2f}–{ratio[2]:.2f}); "
+          f"hand p99 {median_of(c['app'], 'record_p99')[0]:.0f} ms; load average {load_average()}")
+    cpu = c["cpu_ratio"]
+    print(f"{label}: requests per CPU second of the server{' and the database' if c['app'][0]['db_cpu'] is not None else ''}: "
+          f"app {median_of(c['app'], 'per_cpu')[0]:,.0f}, hello {median_of(c['hello'], 'per_cpu')[0]:,.0f}, "
+          f"ratio {cpu[0]:.2f} ({cpu[1]:.2f}–{cpu[2]:.2f}) (on a busy machine the scheduler moves req/s more than this)")
 
 
 def main() -> int:
@@ -330,99 +404,58 @@ def main() -> int:
         print("load: wrk is not installed (apt-get install wrk; make load installs it as root)")
         return 1
     pg_url = os.environ.pop("DATABASE_URL", None)  # set by scripts/with_pg.sh: the PostgreSQL run
-    summary: dict = {}
+    print(f"make load: the evening mix, gunicorn -w 2 -k gthread --threads 4, wrk -t{THREADS} -c{THREADS}, "
+          f"loopback; {os.cpu_count()} cores; load average {load_average()} at the start. CPU columns: % of one "
+          f"core (client = wrk, server = gunicorn, db = PostgreSQL).")
+    summary = {}
     with tempfile.TemporaryDirectory() as tmp:
-        lua = os.path.join(tmp, "load.lua")
-        with open(lua, "w") as fh:
-            fh.write(LUA)
-        sqlite_url = f"sqlite:///{tmp}/load.sqlite3"
-        runs = [("SQLite", sqlite_url)]
+        runs = [("SQLite", f"sqlite:///{tmp}/load.sqlite3")]
         if pg_url:
             from companion.config import database_url
 
             os.environ["DATABASE_URL"] = pg_url
             runs.append(("PostgreSQL", database_url(tmp)))
             del os.environ["DATABASE_URL"]
-        # The servers boot while the table is seeded (the app needs no data to start).
-        servers = [(kind, url, free_port()) for kind, url in runs]
-        processes = [spawn_gunicorn(url, port, tmp) for _, url, port in servers]
         hello_port = free_port()
         hello = spawn_gunicorn(None, hello_port, tmp, app="bench.hello_app:app")
-        processes.append(hello)
+        processes = [hello]
         try:
             wait_for(hello, hello_port, tmp, path="/")
-            public_id, token, seeded, big = seed(sqlite_url)
-            for _kind, url, _port in servers[1:]:
-                copy_database(sqlite_url, url)  # the PostgreSQL run starts from the same 1,000 hands
-            for (kind, _url, port), process in zip(servers, processes):
-                wait_for(process, port, tmp)
-                results, (watchers, recorders) = run(f"http://127.0.0.1:{port}", f"http://127.0.0.1:{hello_port}/",
-                                                     public_id, token, lua, big)
-                stop(process)
-                summary[kind] = results
-                report(kind, seeded, results, watchers, recorders)
-            if len(summary) > 1:
-                side_by_side(summary)
+            hello_base = f"http://127.0.0.1:{hello_port}"
+            wrk(hello_base, seeder_free_list(tmp), WARM_SECONDS, hello=True)
+            for kind, url in runs:
+                port = free_port()
+                server = spawn_gunicorn(url, port, tmp)
+                processes.append(server)
+                seeder = Seeder(url, os.path.join(tmp, f"tables-{kind}.txt"))
+                tables_file = seeder.ensure(TABLES)
+                wait_for(server, port, tmp)
+                base = f"http://127.0.0.1:{port}"
+                db_pids = [p] if url.startswith("postgresql") and (p := postmaster_pid(url)) else []
+                wrk(base, tables_file, WARM_SECONDS)  # the first requests of a worker pay for imports
+                warm(base, tables_file)
+                c = ceiling(base, hello_base, seeder, [server.pid], [hello.pid], db_pids)
+                report_ceiling(kind, c)
+                held = ladder(f"{kind} steps", base, seeder, tables_file, ([server.pid], db_pids))
+                summary[kind] = (c, held)
+                print(f"(seeding {len(seeder.tables)} tables of {TABLE_HANDS} hands took {seeder.seconds:.0f} s)")
+                seeder.close()
+                stop(server)
+            hello_held = ladder("hello steps", hello_base, None, tables_file, ([hello.pid], []), hello=True)
         finally:
             for process in processes:
                 if process.poll() is None:
                     stop(process)
+    print(f"\nmake load: capacity (tables, median of {ROUNDS}; load average now {load_average()})")
+    print("| database | N_app (ceiling) | N_hello | ratio | ratio per CPU second | tables held at p99 ≤ "
+          f"{P99_MS:.0f} ms (app / hello) | hand p99 at the ceiling |")
+    print("|---|---|---|---|---|---|---|")
+    for kind, (c, held) in summary.items():
+        n_app, n_hello = median_of(c["app"], "tables")[0], median_of(c["hello"], "tables")[0]
+        print(f"| {kind} | {n_app:,.0f} | {n_hello:,.0f} | {c['ratio'][0]:.2f} ({c['ratio'][1]:.2f}–"
+              f"{c['ratio'][2]:.2f}) | {c['cpu_ratio'][0]:.2f} | {held:,} / {hello_held:,} | {median_of(c['app'], 'record_p99')[0]:.0f} ms |")
     print(f"\nmake load: {time.monotonic() - started:.0f} s in all")
     return 0
-
-
-def verdict(r: dict, ratio_target, p99_target) -> str:
-    if ratio_target is None and p99_target is None:
-        return ""
-    parts, ok = [], r["errors"] == 0
-    if ratio_target is not None:
-        parts.append(f"≥ {ratio_target:.0%}")
-        ok = ok and r["ratio"] >= ratio_target
-    if p99_target is not None:
-        parts.append(f"p99 ≤ {p99_target:.0f} ms")
-        ok = ok and r["p99"] <= p99_target
-    return f"{', '.join(parts)}: {'met' if ok else 'MISSED'}"
-
-
-def report(kind, seeded, results, watchers, recorders) -> None:
-    print(f"\nmake load: {kind}, gunicorn -w 2 -k gthread --threads 4, wrk -t1, loopback; table of {HANDS} "
-          f"hands (seeded in {seeded:.1f} s){f' and one of {BIG_HANDS:,}' if BIG_HANDS else ''}. Baseline: a bare Flask hello world under the same gunicorn. "
-          f"Each figure: median of {ROUNDS} runs of {SECONDS} s (min–max), each run beside a hello run.")
-    print(f"{'route':<28} {'conns':>5} {'req/s':>6} {'(min–max)':>11} {'hello':>6} {'ratio':>6} {'(min–max)':>13} "
-          f"{'p50':>6} {'p95':>6} {'p99':>6} {'err':>4}  {'load average':<15} target")
-    for label, key, conns, ratio_target, p99_target in ROWS:
-        if key not in results:
-            continue
-        r = results[key]
-        print(f"{label:<28} {conns:>5} {r['rps']:>6.0f} {r['min']:>5.0f}–{r['max']:<5.0f} {r['hello_rps']:>6.0f} "
-              f"{r['ratio']:>6.1%} {r['ratio_min']:>6.1%}–{r['ratio_max']:<6.1%} {r['p50']:>6.1f} {r['p95']:>6.1f} "
-              f"{r['p99']:>6.1f} {r['errors']:>4}  {r['load']:<15} {verdict(r, ratio_target, p99_target)}")
-    for label, r, conns in (("with: 20 watchers", watchers, 20), ("with: 2 recorders", recorders, 2)):
-        print(f"{label:<28} {conns:>5} {r['rps']:>6.0f} {'':>11} {'':>6} {'':>6} {'':>13} {r['p50']:>6.1f} "
-              f"{r['p95']:>6.1f} {r['p99']:>6.1f} {r['errors']:>4}  {load_average():<15} "
-              f"zero errors: {'met' if r['errors'] == 0 else 'MISSED'}")
-
-
-def side_by_side(summary: dict) -> None:
-    """The issue's table: each route as a share of the bare hello on both databases, p99 where it
-    has a target, and the target."""
-    kinds = list(summary)
-    print("\nmake load: the issue's table (median ratio to the bare Flask hello; p99 in ms)")
-    print(f"| route | {' | '.join(kinds)} | target |")
-    print(f"|---|{'---|' * len(kinds)}---|")
-    for label, key, _conns, ratio_target, p99_target in ROWS:
-        if key not in summary[kinds[0]]:
-            continue
-        cells = []
-        for kind in kinds:
-            r = summary[kind][key]
-            cell = f"{r['ratio']:.1%}"
-            if p99_target is not None:
-                cell += f", p99 {r['p99']:.0f} ms"
-            cells.append(cell)
-        target = ", ".join(x for x in (f"≥ {ratio_target:.0%}" if ratio_target else "",
-                                        f"p99 ≤ {p99_target:.0f} ms" if p99_target else "") if x) or "—"
-        print(f"| {label} | {' | '.join(cells)} | {target} |")
 
 
 if __name__ == "__main__":

@@ -32,15 +32,24 @@ from markupsafe import Markup
 class FragmentCache:
     """Rendered parts, keyed by a tuple naming what they depend on (see the module's docstring).
 
-    Thread-safe (gunicorn's threads share it); least recently used entries go first. 1,024
-    entries: a table in use holds about ten (live block, rules, links, share cards, footer, a
-    history page of up to ~100 KB …) per language, so a worker keeps a few dozen busy tables in
-    a few megabytes."""
+    Thread-safe (gunicorn's threads share it); least recently used entries go first. Bounded by
+    the characters it holds (``max_chars``, 32 million: about 32 MB of mostly ASCII HTML per
+    worker), not by a number of entries: a table in use holds about ten parts of very different
+    sizes (a 17 KB live block, a 300-byte notice, a history page of up to ~100 KB …) per language,
+    so a count either wasted memory or, at a few hundred tables in use, evicted the parts of
+    tables still playing — every page load and poll after a hand then drew its parts again (the
+    evening mix of ``make load`` fell off that cliff at about 150 tables per worker). 32 MB keep
+    about 1,400 tables of one language."""
 
-    def __init__(self, size: int = 1024):
-        self.size = size
+    def __init__(self, max_chars: int = 32_000_000):
+        self.max_chars = max_chars
+        self.chars = 0
         self.entries: OrderedDict = OrderedDict()
         self.lock = threading.Lock()
+
+    @staticmethod
+    def _size(value) -> int:
+        return len(getattr(value, "html", value)) + 200  # the key, the tuple, the dict slot
 
     def get(self, key):
         with self.lock:
@@ -51,14 +60,19 @@ class FragmentCache:
 
     def put(self, key, value) -> None:
         with self.lock:
+            old = self.entries.pop(key, None)
+            if old is not None:
+                self.chars -= self._size(old)
             self.entries[key] = value
-            self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+            self.chars += self._size(value)
+            while self.chars > self.max_chars and len(self.entries) > 1:
+                _, evicted = self.entries.popitem(last=False)
+                self.chars -= self._size(evicted)
 
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
+            self.chars = 0
 
 
 fragments = FragmentCache()

@@ -92,11 +92,25 @@ def share_panel(table: Table, can_edit: bool) -> dict:
         trusted_hosts=current_app.config.get("TRUSTED_HOSTS"))
     watch = base + url_for("tables.show", public_id=table.public_id)
     panel = {"reachable": reachable, "base": base,
-             "watch": {"url": watch, "svg": Markup(sharing.qr_svg(watch, _("QR code: watch this table")))},
+             "watch": {"url": watch, "svg": QRCode(watch, _("QR code: watch this table"))},
              "record": None}
     token = access.edit_token(table) if can_edit else None
     if token:  # in the fragment: a browser never sends it, so no server or proxy log sees it
         record = f"{watch}#key={token}"
-        panel["record"] = {"url": record,
-                           "svg": Markup(sharing.qr_svg(record, _("QR code: record at this table")))}
+        panel["record"] = {"url": record, "svg": QRCode(record, _("QR code: record at this table"))}
     return panel
+
+
+class QRCode:
+    """A QR code of ``url`` as SVG, drawn only when a template writes it out (``__html__``): the
+    page's share cards are a kept part (``pagecache.table_part``), so a page served with them from
+    the cache draws no QR code at all; drawing one costs milliseconds (segno), far more than the
+    rest of the page."""
+
+    __slots__ = ("url", "title")
+
+    def __init__(self, url: str, title: str):
+        self.url, self.title = url, title
+
+    def __html__(self) -> str:
+        return sharing.qr_svg(self.url, self.title)
