@@ -253,7 +253,7 @@ def wrong_pin_tries(public_id: str, now: float | None = None) -> int:
 
 LIMITED = {
     "tables.new": "open_table", "api.create_table": "open_table", "review.import_table": "open_table",
-    "api.import_table": "open_table",
+    "api.import_table": "open_table", "tables.rematch": "open_table",
     **{endpoint: "write" for endpoint in (
         "hands.record", "hands.edit", "hands.void", "hands.restore", "tables.undo", "api.record_hand",
         "api.edit_hand", "api.void_hand", "api.restore_hand", "api.undo", "access.reset", "access.pin",

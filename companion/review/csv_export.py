@@ -30,7 +30,8 @@ def csv_text(value: str) -> str:
 
 
 def export_csv_chunks(table: Table, *, labels: dict, translate=str):
-    """One row per hand and player: hand, status, player, points, money, what the facts say about
+    """One row per hand and each player who played it (a player absent from a hand has no row):
+    hand, status, player, points, money, what the facts say about
     the player. UTF-8 with a byte-order mark, so spreadsheets keep Chinese names. Streamed, a few
     hundred hands at a time (memory stays bounded); every text cell through :func:`csv_text`."""
     table = in_this_session(table)
@@ -53,8 +54,10 @@ def export_csv_chunks(table: Table, *, labels: dict, translate=str):
         return words[key]
 
     for hand, points in hands_in_batches(table):
-        for player in players:
-            value = points.get(player.id, 0)
+        for player in players:  # the hand's own players only: nobody absent reads as "played, 0"
+            if player.id not in points:
+                continue
+            value = points[player.id]
             amount = hand.stake * value
             writer.writerow([hand.number, csv_text(labels[hand.status]), csv_text(player.name), value,
                              format(amount.normalize() if amount else Decimal(0), "f"),

@@ -70,33 +70,45 @@ def sheet_page(table: Table, page: int = 1, per_page: int = SHEET_PER_PAGE) -> l
 
 class ChartSeries(NamedTuple):
     numbers: list[int]  # hand numbers, 0 first (before the first hand)
-    series: dict[str, list[int]]  # player name -> running totals, one per number
+    series: dict[str, list[int | None]]  # player name -> running totals, one per number; None: not at that hand
     thinned: bool  # True when only some of the active hands are drawn
 
 
 def chart_series(table: Table, points: int = CHART_POINTS) -> ChartSeries:
-    """Running totals per player over the active hands, starting from 0 before the first hand. Long
-    tables are thinned in SQL to about ``points`` hands (evenly spread, the last hand always shown),
-    so the chart stays light."""
+    """Running totals per player over the active hands, each value at its hand's number: a player
+    has a value only at the hands they played (None elsewhere: the line starts at the hand where
+    they joined and stops where they left); those who played the first hand start from 0 before
+    it. Long tables are thinned in SQL to about ``points`` hands (the same hands for everyone,
+    evenly spread, the last one always shown), so the chart stays light. Two statements (the count, the series)."""
     active = int(db.session.scalar(select(func.count(Hand.id))
                                    .where(Hand.table_id == table.id, Hand.status == ACTIVE)) or 0)
     names = {p.id: p.name for p in table.players}
-    series: dict[str, list[int]] = {p.name: [0] for p in table.players}
     numbers = [0]
     if not active:
-        return ChartSeries(numbers, series, False)
+        return ChartSeries(numbers, {}, False)
     step = max(1, -(-active // max(1, points)))
-    index = func.row_number().over(partition_by=HandDelta.player_id, order_by=Hand.number)
+    counted = (Hand.table_id == table.id, Hand.status == ACTIVE)
     running = func.sum(HandDelta.points).over(partition_by=HandDelta.player_id, order_by=Hand.number)
-    sub = (select(Hand.number.label("number"), HandDelta.player_id.label("player_id"), index.label("i"),
-                  running.label("total"))
-           .join(Hand, Hand.id == HandDelta.hand_id)
-           .where(Hand.table_id == table.id, Hand.status == ACTIVE).subquery())
-    query = (select(sub.c.number, sub.c.player_id, sub.c.total)
-             .where(or_(sub.c.i % step == 0, sub.c.i == active))
-             .order_by(sub.c.number, sub.c.player_id))
-    for number, player_id, total in db.session.execute(query):
+    sub = (select(Hand.number.label("number"), HandDelta.player_id.label("player_id"), running.label("total"))
+           .join(Hand, Hand.id == HandDelta.hand_id).where(*counted).subquery())
+    first = (select(HandDelta.player_id.label("player_id"), func.min(Hand.number).label("first"))
+             .join(Hand, Hand.id == HandDelta.hand_id).where(*counted).group_by(HandDelta.player_id).subquery())
+    opening = select(func.min(Hand.number)).where(*counted).scalar_subquery()
+    query = (select(sub.c.number, sub.c.player_id, sub.c.total, first.c.first, opening)
+             .join(first, first.c.player_id == sub.c.player_id).order_by(sub.c.number, sub.c.player_id))
+    if step > 1:  # the same hands for everyone: every step-th active hand, and the last
+        place = (select(Hand.number.label("number"), func.row_number().over(order_by=Hand.number).label("i"))
+                 .where(*counted).subquery())
+        query = query.where(sub.c.number.in_(select(place.c.number).where(or_(place.c.i % step == 0,
+                                                                                place.c.i == active))))
+    cells: dict[str, dict[int, int]] = {}
+    for number, player_id, total, first_hand, opening in db.session.execute(query):
         if numbers[-1] != number:
             numbers.append(number)
-        series[names[player_id]].append(int(total))
+        row = cells.setdefault(names[player_id], {})
+        row[number] = int(total)
+        if first_hand == opening:
+            row[0] = 0
+    order = [p.name for p in table.players if p.name in cells]  # seated first, in seat order, then those who left
+    series = {name: [cells[name].get(n) for n in numbers] for name in order}
     return ChartSeries(numbers, series, step > 1)

@@ -41,5 +41,5 @@ from .answers import (  # noqa: F401
     NUMBER_MAP, SettleAnswer, PlayerRange, SwitchAnswer, GameAnswer, GamesAnswer, IndexAnswer)
 from .table_answers import (  # noqa: F401
     SeatAnswer, LeftAnswer, StandingAnswer, StakeAnswer, TableUrls, with_token, TableAnswer, hand_row,
-    HandAnswer, HandChangeAnswer, HandsPageAnswer, UndoneAnswer, UndoAnswer, ConflictAnswer,
+    HandAnswer, HandChangeAnswer, HandDetailAnswer, HandsPageAnswer, UndoneAnswer, UndoAnswer, ConflictAnswer,
     TransferAnswer, PLACES, figures, PlayerFiguresAnswer, SummaryAnswer, ExportAnswer, ImportAnswer)

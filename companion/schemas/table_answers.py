@@ -144,11 +144,35 @@ class HandAnswer(Answer):
         return {}
 
 
+def _explained(hand) -> dict:
+    """A stored hand's steps, settled with its own players and stake (issue 29), and why today's
+    rules would refuse it when it was recorded under earlier ones."""
+    settlement = scoring.hand_settlement(hand.table, hand)
+    return {"steps": settlement.steps,
+            "earlier_rules": settlement.earlier.message if settlement.earlier is not None else None}
+
+
+EARLIER_RULES = ("null, or why today's rules would refuse this stored hand (it was recorded under earlier rules, "
+                 "which accepted it; it still counts with its stored points). Added in v1.")
+
+
+class HandDetailAnswer(HandAnswer):
+    """One hand (GET …/hands/<number>): the hand, how it was counted (``steps``) and
+    ``earlier_rules``."""
+
+    steps = fields.List(Sentence(), required=True)
+    earlier_rules = Sentence(allow_none=True, metadata={"description": EARLIER_RULES})
+
+    def more(self, hand) -> dict:
+        return _explained(hand)
+
+
 class HandChangeAnswer(HandAnswer):
     """A hand after a change: the hand, its steps, the table's revision and standings (and, after
     POST …/hands, ``created`` and ``idempotent``: give ``merged(hand, created=..., idempotent=...)``)."""
 
     steps = fields.List(Sentence(), required=True)
+    earlier_rules = Sentence(allow_none=True, metadata={"description": EARLIER_RULES})
     table_revision = fields.Integer(required=True)
     standings = fields.List(fields.Nested(StandingAnswer), required=True)
     created = fields.Boolean(metadata={"description": "After POST …/hands: false when the request_id was "
@@ -159,8 +183,7 @@ class HandChangeAnswer(HandAnswer):
 
     def more(self, hand) -> dict:
         table = hand.table
-        settlement = scoring.safe_settlement(table, hand.facts, hand.stake)
-        return {"steps": settlement.steps if settlement is not None else [], "table_revision": table.revision,
+        return {**_explained(hand), "table_revision": table.revision,
                 "standings": scoring.standings(table)}
 
 

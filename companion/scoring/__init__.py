@@ -40,10 +40,11 @@ from .players import (change_players, hand_players, player_changes, players_prob
                       undo_players_change)
 from .questions import AnswerSet, answer_play, check_play, pins, readings_of, settle_facts
 from .reading import current_dealer, hand_counts, hand_numbers, hands_page, history, latest_hand_number, undone_event
-from .settling import facts_digest, normalize_facts, safe_settlement, settlement_for
+from .settling import (HandSettlement, as_recorded, facts_digest, hand_settlement, normalize_facts, safe_settlement,
+                       settlement_for)
 from .totals import StakeChange, Standing, in_money, player_totals, points_and_money, stake_changes, standings
 from .tables import (archive_table, check_edit_token, create_table, delete_table, get_table, purge_deleted,
-                     recently_deleted, remove_tables, table_problems, tables_by_public_id, unarchive_table,
+                     recently_deleted, rematch_table, remove_tables, table_problems, tables_by_public_id, unarchive_table,
                      undelete_deadline, undelete_minutes_left, undelete_table, update_table)
 from .text import clean_person_name, parse_stake
 from .transactions import check_open, commit, discard_changes, lock_table, saved_in_this_request
@@ -53,11 +54,11 @@ __all__ = ['ACTIVE', 'add_ruling', 'answer_play', 'AnswerSet', 'archive_table', 
            'check_open', 'check_play', 'clean_person_name', 'commit', 'Conflict', 'create_table', 'CURRENCY_MAX',
            'current_dealer', 'delete_table', 'DELETE_UNDO_SECONDS', 'DEVICE_MAX', 'discard_changes', 'edit_hand',
            'engine_for', 'export_chunks', 'export_document', 'facts_digest', 'get_hand', 'get_table', 'hand_counts',
-           'hand_numbers', 'hand_players', 'hands_page', 'history', 'import_document', 'in_money',
+           'hand_numbers', 'hand_players', 'hand_settlement', 'HandSettlement', 'as_recorded', 'hands_page', 'history', 'import_document', 'in_money',
            'latest_hand_number', 'lock_table', 'NAME_MAX', 'next_undo', 'normalize_facts', 'NOTE', 'NOTES_MAX',
            'NotFound', 'parse_stake', 'pins', 'player_changes', 'PLAYER_NAME_MAX', 'player_totals', 'PlayerChange',
            'players_problems', 'points_and_money', 'purge_deleted', 'PURGE_EVERY_SECONDS', 'readings_of',
-           'recently_deleted', 'record_hand', 'record_hand_once', 'remove_tables', 'restore_hand', 'safe_settlement',
+           'recently_deleted', 'record_hand', 'rematch_table', 'record_hand_once', 'remove_tables', 'restore_hand', 'safe_settlement',
            'saved_in_this_request', 'ScoringError', 'seated_successor', 'settle_facts', 'settlement_for',
            'stake_changes', 'StakeChange', 'Standing', 'standings', 'start_request', 'table_problems', 'table_rules',
            'tables_by_public_id', 'unarchive_table', 'undelete_deadline', 'undelete_minutes_left', 'undelete_table',

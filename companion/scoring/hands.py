@@ -89,7 +89,7 @@ def record_hand(table: Table, facts: Any, *, request_id: Any, device=None,
 
 
 def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
-                     expected_number: int | None = None) -> tuple[Hand, bool]:
+                     expected_number: int | None = None, as_recorded: bool = False) -> tuple[Hand, bool]:
     """Settle and store a new hand: ``(hand, True)``. The same ``request_id`` again with the same
     facts returns ``(the stored hand, False)`` and records nothing — also when two requests race:
     only the one whose commit stored the hand says True. The same ``request_id`` with different
@@ -101,13 +101,14 @@ def record_hand_once(table: Table, facts: Any, *, request_id: Any, device=None,
     the table's row bumped and read back (UPDATE … RETURNING), the hand inserted unless its
     request id is already there (INSERT … ON CONFLICT DO NOTHING RETURNING), the deltas in one
     multi-row INSERT, the history event; the returned hand keeps what was written (nothing is read
-    again after the commit)."""
+    again after the commit). ``as_recorded`` (an exported hand imported back, nothing else): a hand
+    recorded under earlier rules that today's engine refuses is settled as recorded."""
     if not isinstance(request_id, str) or not 1 <= len(request_id.strip()) <= 64:
         raise ScoringError(N_("Each recorded hand needs a request id of 1 to 64 characters."),
                            code="bad_request_id", field="request_id")
     request_id = request_id.strip()
     facts = _prepare_facts(table, facts)
-    settlement, points, outcome = _settle_points(table, facts)
+    settlement, points, outcome = _settle_points(table, facts, as_recorded=as_recorded)
     try:
         _lock(table, new_hand=True)
         hand = _insert_hand(table, facts, request_id, outcome, settlement.next_dealer)
@@ -181,7 +182,8 @@ def edit_hand(table: Table, number, facts, *, revision, device=None) -> Hand:
     revision = _check_revision(revision)
     hand = _require_hand(table, number)
     facts = _prepare_facts(table, facts, hand_players(hand))
-    settlement, points, outcome = _settle_points(table, facts)
+    # Saved unchanged, a hand recorded under earlier rules is kept as it was recorded (issue 29).
+    settlement, points, outcome = _settle_points(table, facts, as_recorded=facts == hand.facts)
     try:
         _lock(table)
         db.session.refresh(hand)

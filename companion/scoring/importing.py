@@ -287,7 +287,7 @@ def _replay_hand(table: Table, planned: dict) -> None:
         update_table(table, stake=planned["stake"])
     try:
         hand, new = record_hand_once(table, planned["facts"], request_id=f"import-{number}",
-                                             device=IMPORT_DEVICE)
+                                     device=IMPORT_DEVICE, as_recorded=True)  # issue 29: earlier rules
     except EngineError as error:
         raise _refused_hand(number, error) from None
     _need(new and hand.number == number, f"hands.{number - 1}.number")

@@ -10,6 +10,7 @@ from ..engine.common import N_, EngineError
 from ..extensions import db
 from ..models import Hand, HandEvent, Player, PlayerChange, Table
 from .common import PLAYER_NAME_MAX, ScoringError, engine_for, table_rules
+from .settling import as_recorded
 from .tables import _count_problem
 from .text import _clean_text, _duplicates
 from .transactions import _commit, _device, _lock
@@ -64,9 +65,12 @@ def _rename_in_hands(table: Table, names: dict, by_id: dict) -> None:
         facts = _renamed(hand.facts, names)
         if facts == hand.facts:
             continue
-        settlement = module.settle(facts, rules, stake=1)
+        try:
+            settlement = module.settle(facts, rules, stake=1)
+        except EngineError:  # recorded under earlier rules (issue 29): read it as it was recorded
+            settlement = as_recorded(table, facts)
         stored = {names.get(by_id[d.player_id], by_id[d.player_id]): d.points for d in hand.deltas}
-        if {n: int(settlement.points.get(n, 0)) for n in stored} != stored:
+        if settlement is not None and {n: int(settlement.points.get(n, 0)) for n in stored} != stored:
             raise ScoringError(N_("Hand {number} would read differently with the new names; nothing was changed. "
                                   "Choose other names.", number=hand.number), code="rename_changes_hand",
                                field="players")

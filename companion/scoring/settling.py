@@ -3,6 +3,7 @@ outcome uses) and settled by the table's engine. Nothing here stores anything.""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -49,10 +50,11 @@ def facts_digest(table: Table, facts: Any) -> str:
     return hashlib.sha256(json.dumps(normal, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:32]
 
 
-def settlement_for(table: Table, facts: Any, stake: Decimal | None = None):
+def settlement_for(table: Table, facts: Any, stake: Decimal | None = None, names: list[str] | None = None):
     """The engine's Settlement for these facts at this table (money at ``stake``, by default the
-    table's current stake: a stored hand passes its own); stores nothing."""
-    facts = _prepare_facts(table, facts)
+    table's current stake: a stored hand passes its own; ``names``: the hand's players, by default
+    those seated now); stores nothing."""
+    facts = _prepare_facts(table, facts, names)
     module = engine_for(table.game)
     rules = table_rules(table)
     stake = table.stake if stake is None else stake
@@ -60,18 +62,90 @@ def settlement_for(table: Table, facts: Any, stake: Decimal | None = None):
 
 
 def safe_settlement(table: Table, facts: Any, stake: Decimal | None = None):
-    """:func:`settlement_for`, or None when the stored facts no longer settle."""
+    """:func:`settlement_for`, or None when the facts do not settle (a form's preview). A STORED
+    hand is read with :func:`hand_settlement`."""
     try:
-        return settlement_for(table, facts, stake)
+        return settlement_for(table, facts, stake, _facts_players(facts))
     except EngineError:
         return None
 
 
-def _settle_points(table: Table, facts: dict):
-    """Settle in points (stake 1): the engine's settle validates the facts, once."""
+def _facts_players(facts: Any) -> list[str] | None:
+    """The players a hand's facts name (a stored hand keeps the players it was played by)."""
+    names = facts.get("players") if isinstance(facts, dict) else None
+    return list(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+
+
+@dataclass(frozen=True)
+class HandSettlement:
+    """How a stored hand was settled, as every view shows it: the engine's Settlement fields, and
+    ``earlier``: for a hand the current engine refuses (it was recorded under earlier rules, which
+    accepted it), the engine's refusal (an EngineError: its message is the reason); then the steps
+    are those of the engine's reading of the hand as it was recorded (``settle_as_recorded``, when
+    it gives the stored points), else none, and the points are the stored ones."""
+
+    steps: list
+    points: dict = field(default_factory=dict)
+    winners: list | None = None
+    arch: str | None = None
+    multiplier: int | None = None
+    next_dealer: str | None = None
+    tallies: dict = field(default_factory=dict)
+    earlier: EngineError | None = None
+
+    @classmethod
+    def of(cls, settlement, earlier: EngineError | None = None) -> "HandSettlement":
+        return cls(list(settlement.steps), dict(settlement.points), settlement.winners, settlement.arch,
+                   settlement.multiplier, settlement.next_dealer, dict(settlement.tallies), earlier)
+
+
+def as_recorded(table: Table, facts: Any, stake: Any = 1):
+    """The engine's reading of a stored hand it now refuses, as the earlier engine that accepted it
+    settled it (the game's ``settle_as_recorded``), or None when that refuses it too."""
+    if not isinstance(facts, dict):
+        return None
+    try:
+        return engine_for(table.game).settle_as_recorded(json.loads(json.dumps(facts)), table_rules(table),
+                                                         stake=stake if stake else 1)
+    except (EngineError, TypeError, ValueError):
+        return None
+
+
+def hand_settlement(table: Table, hand, points: dict | None = None) -> HandSettlement:
+    """A stored hand settled with ITS OWN players (its facts'), at its own stake, under the table's
+    pinned rules; never None: a hand the current engine refuses is marked (``earlier``) and shown
+    with its stored points (``points``: name -> stored points, by default read from its deltas)."""
+    try:
+        return HandSettlement.of(settlement_for(table, hand.facts, hand.stake, _facts_players(hand.facts)))
+    except EngineError as refusal:
+        earlier = refusal
+    if points is None:
+        names = {p.id: p.name for p in table.players}
+        points = {names[d.player_id]: int(d.points) for d in hand.deltas}
+    reading = as_recorded(table, hand.facts, hand.stake)
+    if reading is not None and {n: int(reading.points.get(n, 0)) for n in points} == points:
+        return HandSettlement.of(reading, earlier)
+    outcome = hand.outcome or {}
+    return HandSettlement([], dict(points), outcome.get("winners"), outcome.get("arch"), outcome.get("multiplier"),
+                          hand.next_dealer, {}, earlier)
+
+
+def _settle_points(table: Table, facts: dict, *, as_recorded: bool = False):
+    """Settle in points (stake 1): the engine's settle validates the facts, once. ``as_recorded``:
+    facts that were stored before (an unchanged correction, an undo, an exported hand imported
+    back): when today's engine refuses them, its reading of them as recorded under earlier rules
+    (the game's ``settle_as_recorded``) is used; never for a new hand."""
     module = engine_for(table.game)
     rules = table_rules(table)
-    settlement = module.settle(facts, rules, stake=1)
+    try:
+        settlement = module.settle(facts, rules, stake=1)
+    except EngineError as refusal:
+        if not as_recorded:
+            raise
+        try:
+            settlement = module.settle_as_recorded(facts, rules, stake=1)
+        except EngineError:
+            raise refusal from None
     points = {name: int(settlement.points.get(name, 0)) for name in facts["players"]}
     if sum(points.values()) != 0:  # the engine is zero-sum; refuse to store anything else
         raise ScoringError(N_("The settlement does not add up to zero; nothing was saved."),

@@ -86,6 +86,19 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
     return table
 
 
+def rematch_table(table: Table) -> Table:
+    """A new night with the same people: a new table of the same game with the players seated now,
+    in the same seats, the same house rules (pinned as this table's), stake, currency and name, and
+    each player linked to the same person; nothing of this table is changed. One commit."""
+    rematch = create_table(game=table.game, name=table.name, players=table.player_names, stake=table.stake_text,
+                           currency=table.currency, preset=table.preset, rules=dict(table.rules or {}))
+    people = {p.name: p.person_id for p in table.seated_players}
+    for player in rematch.players:
+        player.person_id = people.get(player.name)
+    _commit()
+    return rematch
+
+
 def get_table(public_id: str) -> Table | None:
     """The table, also while it is deleted but can still be brought back (``deleted_at`` set: the
     faces show it as deleted); None when unknown or deleted for good (then it is purged here)."""

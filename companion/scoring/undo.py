@@ -69,7 +69,7 @@ def undo_last(table: Table, *, device=None, expected: Any = None) -> HandEvent |
             hand.status = ACTIVE
         elif event.kind == "edit":
             facts = (event.before or {}).get("facts")
-            settlement, points, outcome = _settle_points(table, facts)
+            settlement, points, outcome = _settle_points(table, facts, as_recorded=True)  # stored before
             hand.facts = facts
             hand.outcome = outcome
             hand.next_dealer = settlement.next_dealer

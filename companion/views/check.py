@@ -105,6 +105,7 @@ def _page(table: Table | None):
         except (InputError, EngineError) as error:
             errors[_field(error.field)] = error.message
             status = 400
+    context["headline"] = headline(result, context.get("table_readings") or [])
     low = min(m.PLAYER_RANGE[0] for m in ENGINES.values())
     high = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
     latest = scoring.latest_hand_number(table) if table is not None else None
@@ -113,6 +114,20 @@ def _page(table: Table | None):
                            players_range=(low, high), type_name=type_name, table=table, beat=beat,
                            can_attach=table is not None and g.get("can_edit") and latest is not None,
                            latest_hand=latest, here=_here(table), **context), status
+
+
+def headline(result: dict | None, table_readings: list) -> dict | None:
+    """The verdict's headline: ``{"way": "legal" | "illegal"}``, or, when the readings of the cards
+    on the table disagree about the play, ``{"way": "depends", "legal": [...], "illegal": [...]}``
+    (the readings under which it is legal, and those under which it is not)."""
+    if result is None:
+        return None
+    judged = [t for t in table_readings if t.get("verdict") is not None]
+    legal = [t["reading"] for t in judged if t["verdict"]["legal"]]
+    illegal = [t["reading"] for t in judged if not t["verdict"]["legal"]]
+    if legal and illegal:
+        return {"way": "depends", "legal": legal, "illegal": illegal}
+    return {"way": "legal" if result["legal"] else "illegal"}
 
 
 def _here(table: Table | None):

@@ -33,7 +33,9 @@ def _hand(table: Table, number: int) -> Hand:
 
 
 def _render_form(table, form, *, hand=None, status=200, duplicate=None):
+    earlier = scoring.hand_settlement(table, hand).earlier if hand is not None else None  # recorded under earlier rules
     return render_template("hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
+                           earlier=engine_message(earlier) if earlier is not None else None,
                            edit_key=access.edit_token(table),
                            dealer=scoring.current_dealer(table)), status
 
@@ -168,10 +170,13 @@ def record(table: Table):
 @table_view()
 def show(table: Table, number: int):
     hand = _hand(table, number)
-    settlement = scoring.safe_settlement(table, hand.facts, hand.stake)
     names = {p.id: p.name for p in table.players}
     points = {names[d.player_id]: d.points for d in hand.deltas}
-    return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points,
+    settlement = scoring.hand_settlement(table, hand, points)
+    played = [name for name in scoring.hand_players(hand) if name in points]  # the hand's own players, seat order
+    played += [name for name in points if name not in played]
+    return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points, played=played,
+                           earlier=engine_message(settlement.earlier) if settlement.earlier is not None else None,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
                            action=ActionForm(), dealer=scoring.current_dealer(table),
                            arch_names=scoring.engine_for(table.game).OUTCOME_NAMES)

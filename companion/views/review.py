@@ -101,21 +101,30 @@ def _chart_page(table: Table, points: int):
             _CHARTS[key] = svg
             while len(_CHARTS) > CHARTS_KEPT:
                 _CHARTS.popitem(last=False)
-    return render_template("review/chart.html", table=table, svg=svg or None)
+    svg, at_hand = svg
+    return render_template("review/chart.html", table=table, svg=svg or None, at_hand=at_hand)
 
 
-def _draw_chart(table: Table, points: int) -> Markup:
+def _last(values: list) -> int:
+    return next(v for v in reversed(values) if v is not None)
+
+
+def _draw_chart(table: Table, points: int) -> tuple[Markup, list]:
+    """The chart and, for each hand drawn, every player's total at it (None: not at that hand)."""
     numbers, series, thinned = review.chart_series(table, points)
     svg = Markup("")
+    at_hand = [(number, [(name, values[i]) for name, values in series.items()])
+               for i, number in enumerate(numbers) if i]
     if len(numbers) > 1:
-        finals = ", ".join(f"{name} {_signed(values[-1])}" for name, values in series.items())
+        finals = ", ".join(f"{name} {_signed(_last(values))}" for name, values in series.items())
         desc = _("Running totals in points after each hand, one line per player, from 0 before the first hand "
                  "to hand %(last)s. After the last hand: %(finals)s.", last=numbers[-1], finals=finals)
         if thinned:
             desc += " " + _("Only some hands are drawn on a long table; the score sheet has every one.")
         svg = running_totals_svg(numbers, series, title=_("Running totals: %(name)s", name=table.name),
-                                 desc=desc, x_title=_("Hand"), y_title=_("Points"))
-    return svg
+                                 desc=desc, x_title=_("Hand"), y_title=_("Points"),
+                                 tap=lambda n: (f"at-hand-{n}", _("Hand %(n)s", n=n)))
+    return svg, at_hand
 
 
 # --------------------------------------------------------------------------------------------

@@ -221,6 +221,25 @@ def _action(table: Table, change, done: str, target: str = "tables.show"):
     return redirect(url_for(target, public_id=table.public_id))
 
 
+@bp.post("/t/<public_id>/rematch")
+@table_view(write=True)
+def rematch(table: Table):
+    """A new night with the same people: a new table, same seats, house rules, stake and people
+    links; this phone may record there; the table it was opened from stays as it was."""
+    if not ActionForm().validate():
+        abort(400)
+    try:
+        new = scoring.rematch_table(table)
+    except EngineError as error:
+        scoring.discard_changes()
+        flash(engine_message(error))
+        return redirect(url_for("tables.show", public_id=table.public_id))
+    remember(new)
+    flash(_("A new night with the same people: the same seats, house rules and stake. The earlier table is kept "
+            "as it was."))
+    return redirect(url_for("tables.show", public_id=new.public_id))
+
+
 @bp.post("/t/<public_id>/archive")
 @table_view(write=True)
 def archive(table: Table):

@@ -154,3 +154,48 @@ def test_e3_pays_the_multiplier_its_sentence_names(multiplier):
     text = str(next(s for s in d.rule_sentences(rules) if s.switch == "shutout_multiplier_13_14").text)
     assert f"×{multiplier}" in text and "E3" in text
     assert _dagong_e3(multiplier) == multiplier
+
+
+# 大冶打拱: each sentence's worked example against the reference, for every switch value, on the
+# defaults and beside the switches that change the others' words.
+import reference_dagong as dref  # noqa: E402
+from companion.engine.dagong import sentences as ds  # noqa: E402
+
+DAGONG_BASES = [{}, {"four_jokers": "topBomb", "bomb_min": 3, "allow_straights": True},
+                {"first_third_always_wins": True, "bonus_xi_qian": True, "shout_allowed": False}]
+
+
+def _dagong_values(switch):
+    low = int(switch.minimum or 1)
+    return switch.choices or ((105, 110) if switch.key == "e1_fence" else (100, 110) if switch.key == "e2_fence"
+                              else (100, 150) if switch.key == "win_threshold" else (low, low + 2))
+
+
+DAGONG_TABLES = [(i, key, value) for i in range(len(DAGONG_BASES)) for key, switch in d.SWITCHES.items()
+                 for value in _dagong_values(switch)]
+
+
+@pytest.mark.parametrize("base, key, value", DAGONG_TABLES)
+def test_each_dagong_example_is_what_the_reference_says(base, key, value):
+    rules = d.rules_from_dict({**DAGONG_BASES[base], key: value})
+    example = next(s for s in d.rule_sentences(rules) if s.switch == key).example
+    if key in ds.EXAMPLE_PLAYS:
+        top, play = ds.EXAMPLE_PLAYS[key]
+        verdict = d.check(top, play, rules)
+        legal, _used = dref.judge(parse_cards(top) if top else None, list(parse_cards(play)), rules)
+        assert verdict.legal == legal
+        assert str(verdict.reason) in example
+        return
+    facts = ds.example_hand(key, rules)
+    if facts is None:
+        assert example is None
+        return
+    try:
+        points = d.settle(facts, rules).points
+    except Exception as error:  # the engine's refusal is the example
+        assert str(error) in example
+        return
+    if not rules.bonus_xi_qian:
+        assert points == dref.settle({"last_hand_points": 0, **facts}, rules)
+    for name, value in points.items():
+        assert str(abs(value)) in example, (name, value, example)

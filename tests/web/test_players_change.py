@@ -161,10 +161,16 @@ def test_every_page_shows_everyone_who_played(client, gdy, writer):
     played_evening(gdy)
     writer(gdy)
     base = f"/t/{gdy.public_id}"
-    for path in ("", "/sheet", "/chart", "/summary", "/settle", "/history", "/hands/1", "/hands/3"):
+    for path in ("", "/sheet", "/chart", "/summary", "/settle", "/history"):
         response = client.get(base + path)
         assert response.status_code == 200, path
         assert "Di" in response.get_data(as_text=True) and "Eve" in response.get_data(as_text=True), path
+    # A hand's page lists exactly the people who played it, and explains it (issue 29).
+    for number, there, absent in ((1, "Di", "Eve"), (3, "Eve", "Di")):
+        page = client.get(f"{base}/hands/{number}").get_data(as_text=True)
+        block = page.split('id="hand-deltas"', 1)[1].split("</table>", 1)[0]
+        assert f'data-player="{there}"' in block and f'data-player="{absent}"' not in block, number
+        assert "How it was counted" in page, number
     assert "Undo: the change of players" not in client.get(base).get_data(as_text=True)  # hand 3 is newer
     csv = client.get(base + "/export.csv").get_data(as_text=True)
     assert "Di" in csv and "Eve" in csv

@@ -30,7 +30,7 @@ from .reasons import TYPE_NAMES, describe
 from .rules import (ALIASES, DECKS, DEFAULT_RULES, MAX_BOMB, PLAYER_RANGE, PLAYERS, PRESET_PLAYERS, PRESETS, SWITCHES,
                     TOTAL_POINTS, Rules, rules_from_dict)
 from .sentences import rule_sentences
-from .settle import TALLIES, settle, tally_figures
+from .settle import TALLIES, settle, settle_as_recorded, tally_figures
 
 NAME = "dagong"
 TITLE = "大冶打拱"
@@ -38,6 +38,6 @@ TITLE = "大冶打拱"
 __all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL", "DEALER_WORD", "OUTCOME_NAMES", "decks", "rule_sentences", "PLAYER_RANGE", "PLAYERS", "DECKS", "TOTAL_POINTS", "MAX_BOMB", "SWITCHES", "ALIASES", "PRESETS",
            "PRESET_PLAYERS", "DEFAULT_RULES", "Rules", "rules_from_dict", "TYPES", "TYPE_NAMES", "BOMB_CLASS",
            "ARCH_NAMES", "classify", "check", "answers", "kind_of", "Answer", "declaration", "describe", "beats", "power", "validate_facts", "teams",
-           "needed_facts", "next_dealer", "used_facts", "settle", "tally_figures", "TALLIES", "Outcome", "Reading",
+           "needed_facts", "next_dealer", "used_facts", "settle", "settle_as_recorded", "tally_figures", "TALLIES", "Outcome", "Reading",
            "Verdict", "Settlement",
            "CardError", "FactsError", "RulesError"]

@@ -62,8 +62,10 @@ def _fail(message: Text, code: str, field: str | None):
 # The one validator
 
 
-def validate(facts, rules: Rules) -> Hand:
-    """Every fact checked once; raises :class:`FactsError` naming the field."""
+def validate(facts, rules: Rules, *, as_recorded: bool = False) -> Hand:
+    """Every fact checked once; raises :class:`FactsError` naming the field. ``as_recorded``: a hand
+    stored by an earlier engine, which let the finishing order go on past an E12 early end (the
+    order is kept as recorded; the hand still ends at the second out)."""
     players, banker, partner, shout = seats(facts)
     problems: list = []  # every problem below the seats, reported at once (errors.raise_all)
     if shout is not None and not rules.shout_allowed:
@@ -78,12 +80,8 @@ def validate(facts, rules: Rules) -> Hand:
     e12 = len(order_known) >= 2 and (order_known[0] in banker_side) == (order_known[1] in banker_side)
     points = None
     if shout is None:  # the points of a shout hand are not used
-        if e12 and len(order_known) > 2:
-            problems.append(FactsError(N_("{first} and {second} are partners and went out first and second, so the "
-                                          "hand ended there (E12): the finishing order stops at {second}.",
-                                          first=order_known[0], second=order_known[1]),
-                                       code="order_past_end", field="order"))
-            order_known = order_known[:2]
+        if e12:
+            order_known = _ends_at_e12(problems, order_known, as_recorded)
         points = _attempt(problems, _points, facts, players, order_known)
     raise_all(problems)
     if shout is not None:
@@ -97,6 +95,15 @@ def validate(facts, rules: Rules) -> Hand:
                  "(0 if none), which decide between ×4 and ×2.", first=order[0], second=order[1],
                  others="+".join(p for p in players if p not in order[:2])), "missing_points", "captured")
     return Hand(players, banker, partner, None, order, captured, in_hand, bright, xi, None, banker_side, other_side)
+
+
+def _ends_at_e12(problems: list, order: tuple, as_recorded: bool) -> tuple:
+    """The order of an E12 hand stops at the second out (the rest refused, unless ``as_recorded``)."""
+    if len(order) > 2 and not as_recorded:
+        problems.append(FactsError(N_("{first} and {second} are partners and went out first and second, so the "
+                                      "hand ended there (E12): the finishing order stops at {second}.",
+                                      first=order[0], second=order[1]), code="order_past_end", field="order"))
+    return tuple(order[:2])
 
 
 def _attempt(problems: list, check, *args):

@@ -8,9 +8,14 @@ it must say (the four jokers as the top bomb, first and third always winning), :
 chooses the words."""
 from __future__ import annotations
 
+from functools import lru_cache
+
+from ..errors import EngineError
 from ..sentences import rule_sentences_from
-from ..text import N_
+from ..text import N_, Text
+from .check import check
 from .rules import SWITCHES, Rules, coerce_rules
+from .settle import settle
 
 # (switch, value) -> (rules-page anchor, rules file paragraph, sentence); (switch, None): a number {n}.
 _SENTENCES = {
@@ -163,4 +168,72 @@ _REFINED = {
 def rule_sentences(rules: Rules = None) -> tuple:
     """One :class:`RuleSentence` per switch, in the switches' order, saying what this table's
     value of it means."""
-    return rule_sentences_from(_SENTENCES, SWITCHES, coerce_rules(rules), _REFINED)
+    return _sentences(coerce_rules(rules))
+
+
+@lru_cache(maxsize=32)
+def _sentences(rules: Rules) -> tuple:
+    return rule_sentences_from(_SENTENCES, SWITCHES, rules, _REFINED, example_of)
+
+
+# --- worked examples: a play the engine checks, or a hand it settles, at this table ----------------
+
+EXAMPLE_PLAYS = {  # switch -> (the table's play or None for a lead, the play)
+    "laizi_single_value": ("A", "JK"),
+    "three_jokers": ("Q Q Q", "JK JK JK"),
+    "four_jokers": ("9s 9h 9c 9d 9s", "JK JK JK JK"),
+    "max_jokers_in_510k": ("8 8", "5h JK JK"),
+    "allow_straights": (None, "3 4 5 6 7"),
+    "min_straight": (None, "3 4 5 6 7"),
+    "min_linked_pairs": (None, "3 3 4 4"),
+    "min_linked_triples": (None, "3 3 3 4 4 4"),
+    "bomb_min": ("8 8", "9s 9h 9c"),
+    "bomb_vs_510k": ("9s 9h 9c 9d", "5s 10s Ks"),
+    "hard_beats_soft": ("9s 9h 9c JK", "8s 8h 8c 8d"),
+    "xi_premium": ("9s 9h 9c 9d 9s 9h JK", "8s 8h 8c 8d 8s 8h 8c"),
+    "gunlong": ("9s 9h 9c 9d 9s", "5s 5h 5c 5d 6s 6h 6c 6d"),
+}
+_P = ["P1", "P2", "P3", "P4"]
+_PLAYED_OUT = ({"order": _P, "captured": {"P1": 60, "P2": 50, "P3": 30, "P4": 40}, "last_hand_points": 20})
+EXAMPLE_HANDS = {  # switch -> the hand's facts beyond the seats (P1 banker, P3 partner)
+    "shout_multiplier": {"shout": "P2", "order": ["P2"]},
+    "win_threshold": _PLAYED_OUT,
+    "base_stake": _PLAYED_OUT,
+    "first_third_always_wins": {"order": _P, "captured": {"P1": 0, "P2": 150, "P3": 0, "P4": 50}},
+    "shutout_multiplier_13_14": {"order": _P, "captured": {"P1": 200, "P2": 0, "P3": 0, "P4": 0}},
+    "early_end_e1": {"order": ["P1", "P2"], "captured": {"P1": 10, "P2": 110, "P3": 0, "P4": 0}},
+    "e1_fence": {"order": ["P1", "P2"], "captured": {"P1": 10, "P2": 110, "P3": 0, "P4": 0}},
+    "early_end_e2": {"order": ["P1", "P2"], "captured": {"P1": 60, "P2": 5, "P3": 40, "P4": 0}},
+    "e2_fence": {"order": ["P1", "P2"], "captured": {"P1": 60, "P2": 5, "P3": 40, "P4": 0}},
+    "early_end_e3": {"order": ["P1", "P2"], "captured": {"P1": 0, "P2": 200, "P3": 0, "P4": 0}},
+    "bonus_xi_qian": dict(_PLAYED_OUT, xi_bombs={"P2": [7]}),
+}
+_E_PLAY = N_("{top} → {play}: {reason}")  # the arrow points the other way in Arabic
+
+
+def example_hand(key: str, rules: Rules) -> dict | None:
+    """The hand that shows what ``key`` does (None: no hand shows it)."""
+    extra = EXAMPLE_HANDS.get(key)
+    if extra is None:
+        return None
+    facts = {"players": list(_P), "banker": "P1", **({} if "shout" in extra else {"partner": "P3"}), **extra}
+    if not rules.bonus_xi_qian:
+        facts.pop("xi_bombs", None)
+    return facts
+
+
+def example_of(key: str, rules: Rules) -> Text | None:
+    """The worked example of ``key``'s sentence at this table in the engine's own words: a play
+    :func:`.check.check` judges, or a hand :func:`.settle.settle` pays (its steps after the
+    teams), or the engine's refusal when this table does not end the hand so."""
+    if key in EXAMPLE_PLAYS:
+        top, play = EXAMPLE_PLAYS[key]
+        return Text(_E_PLAY.template, {"top": top or "—", "play": play, "reason": check(top, play, rules).reason})
+    facts = example_hand(key, rules)
+    if facts is None:
+        return None
+    try:
+        steps = settle(facts, rules).steps[1:]
+    except EngineError as error:
+        return error.message
+    return Text(" ".join("{f%d}" % i for i in range(len(steps))), {f"f{i}": step for i, step in enumerate(steps)})

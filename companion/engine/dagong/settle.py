@@ -25,8 +25,17 @@ def settle(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
     """Settle one hand: winners, arch, multiplier, zero-sum integer points (with the base stake),
     deltas (= points × stake), plain-language steps and the next dealer (the 头游)."""
     rules = coerce_rules(rules)
-    stake = parse_stake(stake)
-    hand = validate(facts, rules)
+    return _settled(validate(facts, rules), rules, parse_stake(stake))
+
+
+def settle_as_recorded(facts, rules: Rules = DEFAULT_RULES, stake=1) -> Settlement:
+    """A STORED hand settled as the engine that accepted it did (see ``validate``'s
+    ``as_recorded``): only for reading hands recorded under earlier rules, never for a new one."""
+    rules = coerce_rules(rules)
+    return _settled(validate(facts, rules, as_recorded=True), rules, parse_stake(stake))
+
+
+def _settled(hand, rules: Rules, stake) -> Settlement:
     outcome = decide(hand, rules)
     steps = list(outcome.steps) + _base_stake_steps(outcome, rules)
     factor = math.prod(f for f, _ in steps)  # the points are the product of exactly these steps
@@ -64,7 +73,7 @@ def _tallies(hand, outcome: Outcome) -> dict:
     for figure, name in zip(PLACES, places):
         if name is not None:
             out[name][figure] = 1
-    out[hand.banker]["banker"] = 1
+    out[hand.shout or hand.banker]["banker"] = 1  # §4: after a shout the shouter is the banker
     for name in outcome.winners:
         out[name]["won"] = 1
         if outcome.shout is None:

@@ -35,9 +35,11 @@ def used_facts(facts, rules=None):
     return facts
 
 
+settle_as_recorded = settle  # a stored 干瞪眼 hand reads as today's rules read it (none was refused later)
+
 __all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
-           "validate_facts", "settle", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
+           "validate_facts", "settle", "settle_as_recorded", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",
            "TYPES", "SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "CONNECTED_PAIRS", "BOMB", "JOKER_BOMB", "ACE",
            "TWO", "JOKER", "MAX_NUMBER", "most_cards_left"]

@@ -391,9 +391,16 @@ def most_cards_left(rules: Rules = None, players: int | None = None) -> int:
     most at any table these rules seat. The one place the bound is decided: the validator and the
     hand form's chips and the facts' JSON schema (:func:`describe_facts`) use it."""
     rules = as_rules(rules)
+    if players is not None and type(players) is not int:
+        decks(rules, players)  # the RulesError that names the player count
+    return _most_cards_left(rules, players)
+
+
+@lru_cache(maxsize=256)
+def _most_cards_left(rules: Rules, players: int | None) -> int:
     if players is None:
         low, high = rules.player_range
-        return max(most_cards_left(rules, p) for p in range(low, high + 1))
+        return max(_most_cards_left(rules, p) for p in range(low, high + 1))
     return HAND_DEALT + most_draws(rules, players, decks(rules, players))
 
 

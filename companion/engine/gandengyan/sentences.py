@@ -162,8 +162,8 @@ _EXAMPLE_PLAYS = {  # switch -> (the table's play, the play that follows, the pl
 _PLAYERS = ("A", "B", "C", "D")
 _SETTLED = ("joker_doubling", "twos_are_trumps", "held_bomb_mult", "played_bomb_mult", "shut_out",
             "shut_out_dealer_exception", "cap", "one_card_exempt", "long_hand_mult", "unit")
-_E_PLAY = "{top} → {play}: {reason}"  # not translated: the parts are
-_E_SETTLED = "{facts} → {step}"
+_E_PLAY = N_("{top} → {play}: {reason}")  # the arrow points the other way in Arabic
+_E_SETTLED = N_("{facts} → {step}")
 _E_DECKS = N_("For example, {players} players use {decks} × {cards} cards.")
 _E_DRAWS = N_("For example, with {players} players a loser ends the hand with at most {cards} cards.")
 _F_CARDS = N_("cards left: {cards}")
@@ -234,11 +234,11 @@ def example_of(key: str, rules: Rules) -> Text | None:
     if key in _EXAMPLE_PLAYS:
         top, play, last = _EXAMPLE_PLAYS[key]
         verdict = check(top, play, rules, last_card=last)
-        return Text(_E_PLAY, {"top": top, "play": play, "reason": verdict.reason})
+        return Text(_E_PLAY.template, {"top": top, "play": play, "reason": verdict.reason})
     if key in _SETTLED:
         facts = example_hand(key, rules)
         step = settle(facts, rules).steps[0]  # B's line: the first loser in seat order
-        return Text(_E_SETTLED, {"facts": _facts_words(facts), "step": step})
+        return Text(_E_SETTLED.template, {"facts": _facts_words(facts), "step": step})
     players = len(_PLAYERS)
     if key == "deck_mode":
         return Text(_E_DECKS.template, {"players": players, "decks": decks(rules, players), "cards": CARDS_PER_DECK})

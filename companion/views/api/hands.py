@@ -7,8 +7,8 @@ from flask import request
 from flask.views import MethodView
 
 from ... import scoring
-from ...schemas import (MAX_REQUEST_ID, EditHandRequest, HandAnswer, HandChangeAnswer, HandsPageAnswer, HandsQuery,
-                        RecordHandRequest, RevisionRequest, UndoAnswer, UndoRequest, hand_row, merged)
+from ...schemas import (MAX_REQUEST_ID, EditHandRequest, HandChangeAnswer, HandDetailAnswer, HandsPageAnswer,
+                        HandsQuery, RecordHandRequest, RevisionRequest, UndoAnswer, UndoRequest, hand_row, merged)
 from .common import (HAND_LINKS, InputError, _, _device, _hand_or_404, _require_token, _scoring_call,
                      _table_or_404, bp, errors, writes)
 
@@ -31,7 +31,7 @@ def list_hands(query, public_id):
 
 
 @bp.route("/tables/<public_id>/hands/<int:number>", methods=["GET"])
-@bp.response(200, HandAnswer)
+@bp.response(200, HandDetailAnswer)
 @bp.doc(operationId="get_hand")
 @errors(404)
 def get_hand(public_id, number):
