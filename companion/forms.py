@@ -14,7 +14,7 @@ from wtforms import BooleanField, HiddenField, SelectField, StringField, TextAre
 from .engine import ENGINES
 from .forms_hand import FormError, HandForm, _c, facts_to_data, hand_form  # noqa: F401  (the hand form)
 from .guard import check_json_document, loads
-from .words import preset_label, switch_label, value_label
+from .words import first_dealer_label, preset_label, standard_preset, switch_label, value_label
 from .scoring import CURRENCY_MAX, DEVICE_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
@@ -87,17 +87,17 @@ def _new_table_class_of(game: str, module) -> type:
                                            render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX})
     for key, switch in module.SWITCHES.items():
         if switch.kind in ("int", "number"):
-            attrs[f"rule_{key}"] = StringField(LazyString(switch_label, key), render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
+            attrs[f"rule_{key}"] = StringField(LazyString(switch_label, module, key), render_kw={"inputmode": "decimal" if switch.kind == "number" else "numeric",
                                                                "autocomplete": "off", "maxlength": 12})
         else:
             choices = [("", _l("(as the preset says)"))]
             values = {}
             for choice in switch.choices:
                 label = str(choice).lower() if isinstance(choice, bool) else str(choice)
-                choices.append((label, LazyString(value_label, key, choice)))  # the class outlives a language
+                choices.append((label, LazyString(value_label, module, key, choice)))  # the class outlives a language
                 values[label] = choice
             attrs["_choice_values"] = {**attrs["_choice_values"], key: values}
-            attrs[f"rule_{key}"] = SelectField(LazyString(switch_label, key), choices=_c(choices), default="")
+            attrs[f"rule_{key}"] = SelectField(LazyString(switch_label, module, key), choices=_c(choices), default="")
     return type(f"NewTableForm_{game}", (NewTableForm,), attrs)
 
 
@@ -107,8 +107,9 @@ def new_table_form(game: str, module, formdata=None) -> NewTableForm:
     cls = _new_table_class(game, module)
     form = cls(formdata=formdata) if formdata is not None else cls()
     # "" (no preset) is the standard rules: the preset that only repeats them is not offered twice
-    form.preset.choices = _c([("", _l("Standard rules"))] + [(p, preset_label(p)) for p in module.PRESETS
-                                                             if p != "source"])
+    form.preset.choices = _c([("", _l("Standard rules"))] + [(p, LazyString(preset_label, module, p))
+                                                             for p in module.PRESETS if not standard_preset(module, p)])
+    form.first_dealer.label.text = LazyString(first_dealer_label, module)
     form.first_dealer.choices = _c([("", _l("Decide at the table"))] + [
         (str(i), _l("Player %(n)s", n=i)) for i in range(1, seats + 1)])
     return form

@@ -85,6 +85,32 @@ class HandForm(FlaskForm):
         fact = self.description.get(key)
         return fact if fact is not None and fact.needed else None
 
+    def behaviour(self, fact) -> dict:
+        """The ``data-*`` attributes that tell app.js what a fact's box does, from the description
+        (no game and no rule number in the script): a fixed total whose last share it fills in
+        (``data-total``: the sum; ``-of``: the shares' field prefix; ``-with``: other fields in the
+        sum; ``-if``: ``field:n`` conditions, n values given at least, 0: empty), rows a player's
+        choice hides (``data-skip-by``) and an option only the player a field names may tick
+        (``data-only-for``)."""
+        if fact is None:
+            return {}
+        out: dict = {}
+        if fact.total is not None:
+            out = {"data-total": fact.total, "data-total-of": fact.field_name,
+                   "data-total-with": " ".join(self._field_name(k) for k in fact.total_with),
+                   "data-total-if": " ".join(f"{self._field_name(k)}:{n}" for k, n in fact.total_if)}
+        for attr, key in (("data-skip-by", fact.skip), ("data-only-for", fact.only_for),
+                          ("data-not-same-as", fact.not_same_as)):
+            if key:
+                out[attr] = self._field_name(key)
+        if fact.clears:
+            out["data-clears"] = " ".join(self._field_name(k) for k in fact.clears)
+        return out
+
+    def _field_name(self, key: str) -> str:
+        fact = self.description.get(key)
+        return fact.field_name if fact is not None else key
+
     def sections(self) -> list:
         """The needed facts in order, each player's facts of a group together (the form's boxes)."""
         return self.description.sections(needed_only=True)
@@ -218,10 +244,24 @@ def _read(form, fact, facts: dict) -> None:
         value = _number(field, fact)
     elif kind == described.SIZES:
         value = _sizes(field)
+    elif kind == described.FLAG:
+        facts[fact.key] = bool(field.data)
+        return
+    elif kind == described.CHOICE:
+        value = _choice(field, fact)
     else:  # a card, as text
         value = (field.data or "").strip() or None
     if value or value == 0 or value == [] or fact.keep_empty:
         facts[fact.key] = value if value != "" else None
+
+
+def _choice(field, fact):
+    """The value of a choice (the form sends its text: "3" is the value 3); None when none is chosen."""
+    value = next((v for v, _label in fact.values if str(v) == (field.data or "")), None)
+    if value is None and fact.missing is not None:
+        field.errors = list(field.errors or []) + [_t(fact.missing)]
+        raise FormError()
+    return value
 
 
 def _read_per_player(form, fact, facts: dict) -> None:
@@ -280,6 +320,13 @@ _NUMBER_KW = {"inputmode": "numeric", "min": 0}
 def _fields_of(fact, seats: int) -> dict:
     """The WTForms fields of one described fact (per player: one per seat; choices come later)."""
     label, kind = _t(fact.label), fact.kind
+    if kind == described.CHOICE:
+        pairs = ([] if fact.missing is not None and fact.widget == "pills" else [("", "—")]) + [
+            (str(value), _t(words)) for value, words in fact.values]
+        if fact.widget == "pills":
+            return {fact.field_name: RadioField(label, choices=_c(pairs), validators=[OptionalValidator()],
+                                                validate_choice=False, default="")}
+        return {fact.field_name: SelectField(label, choices=_c(pairs), validate_choice=False, default="")}
     if kind in (described.PLAYER, described.OPTIONAL_PLAYER):
         if fact.widget == "pills":
             return {fact.field_name: RadioField(label, choices=[], validators=[OptionalValidator()],
@@ -367,6 +414,10 @@ def _as_field(fact, value, names):
         return fact.default if value is None else value
     if fact.kind == described.PER_PLAYER_FLAG:
         return (value is False) if fact.invert else bool(value)
+    if fact.kind == described.FLAG:
+        return bool(value)
+    if fact.kind == described.CHOICE:
+        return "" if value is None else str(value)
     if fact.by_seat:
         return str(names.index(value)) if value in names else None
     return value or ""

@@ -139,24 +139,34 @@
     b.addEventListener("click", function () { set(b.getAttribute("aria-pressed") !== "true"); });
   }
 
-  // 大冶打拱: once three players are out (the hand was played out, so the points must add up to
-  // 200) and all but one player's captured points are entered, the last one is what is left of
-  // 200 (minus the points left in the last hand). An early end or a shout fills nothing in (those
-  // points are not used). Typing in the filled-in field, or tapping a chip there, replaces it;
-  // the running sum against 200 shows as the person taps.
-  function capturedTotal() {
-    var box = document.querySelector(".hand-form.dagong #captured-field");
-    if (!box) return;
-    var form = box.closest("form");
-    var inputs = [].slice.call(box.querySelectorAll("input[name^=captured_]"));
-    var last = document.getElementById("last_hand_points"), note = document.getElementById("auto-note");
-    var sumLine = document.getElementById("points-sum"), shout = document.getElementById("shout");
+  // A fixed total (data-total on a box, from the game's facts description): once the conditions
+  // hold (data-total-if: "field:n", at least n of its values given, or none for 0) and all but one
+  // share (the inputs named data-total-of + "_") are entered, the last one is what is left of the
+  // total, minus the other counts in the sum (data-total-with). Typing in the filled-in field, or
+  // tapping a chip there, replaces it; the running sum against the total shows as the person taps.
+  function fixedTotals() {
+    document.querySelectorAll("form [data-total]").forEach(fixedTotal);
+  }
+
+  function given(form, name) {  // how many values the field(s) called name or name_<n> hold
+    var n = 0;
+    form.querySelectorAll('[name="' + name + '"], [name^="' + name + '_"]').forEach(function (el) {
+      if ((el.type === "radio" || el.type === "checkbox") ? el.checked && el.value : el.value) n += 1;
+    });
+    return n;
+  }
+
+  function fixedTotal(box) {
+    var form = box.closest("form"), total = parseInt(box.dataset.total, 10);
+    var inputs = [].slice.call(box.querySelectorAll('input[name^="' + box.dataset.totalOf + '_"]'));
+    var others = (box.dataset.totalWith || "").split(" ").filter(Boolean).map(function (n) { return form.querySelector('[name="' + n + '"]'); }).filter(Boolean);
+    var rules = (box.dataset.totalIf || "").split(" ").filter(Boolean).map(function (r) { var p = r.split(":"); return [p[0], parseInt(p[1], 10)]; });
+    var note = box.querySelector(".auto-note"), sumLine = box.querySelector(".points-sum");
     var touched = inputs.map(function (i) { return i.value !== "" && i.value !== "0"; });
     var auto = -1;
     function num(i) { return parseInt((i && i.value) || "0", 10) || 0; }
-    function playedOut() {
-      var out = [1, 2, 3, 4].filter(function (n) { var s = document.getElementById("order_" + n); return s && s.value; });
-      return out.length >= 3 && !(shout && shout.value);
+    function holds() {
+      return rules.every(function (r) { var n = given(form, r[0]); return r[1] === 0 ? n === 0 : n >= r[1]; });
     }
     function fill() {
       if (auto >= 0) {  // take back what was filled in before; it is worked out again below
@@ -164,21 +174,19 @@
         inputs[auto].closest(".chip-field").classList.remove("auto");
         auto = -1;
       }
-      var open = [];
-      inputs.forEach(function (i, k) { if (!touched[k]) open.push(k); });
-      var sum = 0;
-      inputs.forEach(function (i, k) { if (touched[k]) sum += num(i); });
-      var rest = 200 - sum - num(last);
-      if (open.length === 1 && rest >= 0 && playedOut()) {
+      var open = [], sum = 0, total2 = 0;
+      inputs.forEach(function (i, k) { if (!touched[k]) open.push(k); else sum += num(i); });
+      others.forEach(function (o) { sum += num(o); });
+      var rest = total - sum;
+      if (open.length === 1 && rest >= 0 && holds()) {
         auto = open[0]; inputs[auto].value = rest;
         inputs[auto].closest(".chip-field").classList.add("auto");
       }
       if (note) note.hidden = auto < 0;
       if (sumLine) {
-        var total = num(last);
-        inputs.forEach(function (i) { total += num(i); });
-        sumLine.textContent = (sumLine.dataset.text || "{sum} / 200").replace("{sum}", total);
-        sumLine.classList.toggle("over", total > 200);
+        inputs.concat(others).forEach(function (i) { total2 += num(i); });
+        sumLine.textContent = (sumLine.dataset.text || "{sum}").replace("{sum}", total2);
+        sumLine.classList.toggle("over", total2 > total);
         sumLine.hidden = false;
       }
     }
@@ -190,9 +198,8 @@
         fill();
       });
     });
-    if (last) last.addEventListener("input", fill);
-    if (last) last.addEventListener("change", fill);
-    // the finishing order (taps or selects) and the shout decide whether the points must add up
+    others.forEach(function (o) { o.addEventListener("input", fill); o.addEventListener("change", fill); });
+    // the fields of the conditions (taps or selects) decide whether the shares must add up
     if (form) {
       form.addEventListener("change", function (e) { if (inputs.indexOf(e.target) < 0) setTimeout(fill, 0); });
       form.addEventListener("click", function (e) { if (e.target.closest && e.target.closest(".tap-order")) setTimeout(fill, 0); });
@@ -200,39 +207,44 @@
     fill();
   }
 
-  // 干瞪眼: hide the winner's row (the winner has no cards left).
-  function winnerRows() {
-    var form = document.querySelector(".hand-form.gandengyan");
-    if (!form) return;
-    function update() {
-      var checked = form.querySelector("input[name=winner]:checked");
-      form.querySelectorAll("fieldset.loser").forEach(function (fs) {
-        fs.classList.toggle("is-winner", !!checked && fs.dataset.seat === checked.value);
-      });
-    }
-    form.querySelectorAll("input[name=winner]").forEach(function (r) { r.addEventListener("change", update); });
-    update();
-    // "only the opening lead" concerns the dealer alone: show it on the dealer's row only.
-    var dealer = form.querySelector("#dealer");
-    function dealerOnly() {
-      form.querySelectorAll("fieldset.loser").forEach(function (fs) {
-        var box = fs.querySelector("input[name^=only_opening_]");
-        if (!box) return;
-        var name = fs.querySelector("legend").textContent.trim();
-        var mine = !dealer || !dealer.value || dealer.value === name;
-        box.closest("label").classList.toggle("only-dealer-hidden", !mine && !box.checked);
-      });
-    }
-    if (dealer) dealer.addEventListener("change", dealerOnly);
-    dealerOnly();
+  function chosen(form, name) {  // the value of a choice field (radio pills or a select), "" when none
+    var radio = form.querySelector('input[name="' + name + '"]:checked');
+    if (radio) return radio.value;
+    var el = form.querySelector('select[name="' + name + '"]');
+    return el ? el.value : "";
   }
 
-  // 大冶打拱: tap players in the order they went out; fills the order selects.
+  function rowIs(el, value) {  // a player's row (data-seat, data-name) is the one a choice names
+    return value !== "" && (el.dataset.seat === value || el.dataset.name === value);
+  }
+
+  // Rows a player's choice leaves out (data-skip-by: the winner has no cards left), and options
+  // only the player a field names may tick (data-only-for: "only the opening lead" is the dealer's).
+  function choiceRows() {
+    document.querySelectorAll("form").forEach(function (form) {
+      var skip = [].slice.call(form.querySelectorAll("[data-skip-by][data-seat], [data-skip-by][data-name]"));
+      var only = [].slice.call(form.querySelectorAll("[data-only-for]"));
+      if (!skip.length && !only.length) return;
+      function update() {
+        skip.forEach(function (row) { row.classList.toggle("is-winner", rowIs(row, chosen(form, row.dataset.skipBy))); });
+        only.forEach(function (label) {
+          var who = chosen(form, label.dataset.onlyFor), box = label.querySelector("input");
+          var mine = who === "" || rowIs(label, who);
+          label.classList.toggle("only-dealer-hidden", !mine && !(box && box.checked));
+        });
+      }
+      form.addEventListener("change", update);
+      update();
+    });
+  }
+
+  // Tap players in the order they went out; fills the order selects (data-field_1 …, data-places of them).
   function tapOrder() {
     var box = document.querySelector(".tap-order");
     if (!box) return;
-    var selects = [1, 2, 3, 4].map(function (i) { return document.getElementById("order_" + i); });
-    if (selects.some(function (s) { return !s; })) return;
+    var places = parseInt(box.dataset.places, 10) || 0, selects = [];
+    for (var p = 1; p <= places; p++) selects.push(document.getElementById(box.dataset.field + "_" + p));
+    if (!places || selects.some(function (s) { return !s; })) return;
     box.hidden = false;
     var fs = box.closest("fieldset");
     if (fs && !fs.querySelector(".order-selects .has-error")) fs.classList.add("tapping");
@@ -256,9 +268,9 @@
         if (i >= 0) {
           o.splice(i, 1);
           if (autoFourth) { o.splice(o.indexOf(autoFourth), 1); autoFourth = null; }
-        } else if (o.length < 4) {
+        } else if (o.length < places) {
           o.push(b.dataset.name);
-          if (o.length === 3) {  // the one left is fourth: no tap needed
+          if (o.length === places - 1) {  // the one left is last: no tap needed
             box.querySelectorAll(".tap").forEach(function (t) {
               if (o.indexOf(t.dataset.name) < 0) { o.push(t.dataset.name); autoFourth = t.dataset.name; }
             });
@@ -302,29 +314,42 @@
     take();
   }
 
-  // 大冶打拱: a shout means no partner.
-  // The partner pills are radio buttons (the last one is "Nobody").
-  function shoutClearsPartner() {
-    var shout = document.getElementById("shout");
-    var partners = [].slice.call(document.querySelectorAll("input[name=partner]"));
-    if (!shout || !partners.length) return;
-    shout.addEventListener("change", function () {
-      if (shout.value) partners.forEach(function (r) { r.checked = r.value === ""; });
-    });
-    partners.forEach(function (r) {
-      r.addEventListener("change", function () { if (r.checked && r.value) shout.value = ""; });
-    });
-    // the banker cannot be their own partner
-    var banker = document.getElementById("banker");
-    function mark() {
-      partners.forEach(function (r) {
-        var mine = banker && r.value && r.value === banker.value;
-        r.disabled = !!mine;
-        r.closest(".pill").classList.toggle("off", !!mine);
-        if (mine && r.checked) r.checked = false;
+  // Choices that exclude each other (from the facts description): choosing someone in a box with
+  // data-clears empties the fields it names, and choosing someone there empties the box (a shout
+  // has no partner); a box with data-not-same-as offers no one that field names (the banker is
+  // not their own partner). Radio pills empty to their "" choice, selects to "".
+  function setChoice(form, name, value) {
+    form.querySelectorAll('input[name="' + name + '"]').forEach(function (r) { r.checked = r.value === value; });
+    var el = form.querySelector('select[name="' + name + '"]');
+    if (el) el.value = value;
+  }
+
+  function exclusiveChoices() {
+    document.querySelectorAll("form [data-clears]").forEach(function (box) {
+      var form = box.closest("form"), own = box.querySelector("select, input");
+      if (!own) return;
+      var names = box.dataset.clears.split(" ");
+      form.addEventListener("change", function (e) {
+        var name = e.target.name;
+        if (name === own.name && chosen(form, own.name)) names.forEach(function (n) { setChoice(form, n, ""); });
+        else if (names.indexOf(name) >= 0 && chosen(form, name)) setChoice(form, own.name, "");
       });
-    }
-    if (banker) { banker.addEventListener("change", mark); mark(); }
+    });
+    document.querySelectorAll("form [data-not-same-as]").forEach(function (box) {
+      var form = box.closest("form"), other = box.dataset.notSameAs;
+      function mark() {
+        var who = chosen(form, other);
+        box.querySelectorAll("input[type=radio], option").forEach(function (r) {
+          var mine = who !== "" && r.value === who;
+          r.disabled = mine;
+          var pill = r.closest && r.closest(".pill");
+          if (pill) pill.classList.toggle("off", mine);
+          if (mine && (r.checked || r.selected)) { r.checked = false; r.selected = false; }
+        });
+      }
+      form.addEventListener("change", function (e) { if (e.target.name === other) mark(); });
+      mark();
+    });
   }
 
   // A random first dealer/banker: "Draw" picks one of the players and says who.
@@ -361,7 +386,7 @@
 
   ready(function () {
     selectOnFocus(); drawLots();
-    chips(); sizeLists(); steppers(); winnerRows(); capturedTotal(); localTimes(); fullNames(); bigType(); tapOrder(); shoutClearsPartner(); disableOnSubmit(); wakeLock();
+    chips(); sizeLists(); steppers(); choiceRows(); fixedTotals(); localTimes(); fullNames(); bigType(); tapOrder(); exclusiveChoices(); disableOnSubmit(); wakeLock();
   });
   window.addEventListener("pageshow", function (e) {  // back button: forms usable again
     if (e.persisted) document.querySelectorAll("form").forEach(function (f) {

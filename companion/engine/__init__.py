@@ -15,6 +15,7 @@ from .results import Reading, Settlement, Verdict
 from .switches import Switch
 from .errors import EngineError
 from .text import N_, Text
+from .words import GameWords
 
 
 @runtime_checkable
@@ -36,6 +37,7 @@ class GameEngine(Protocol):
     NUMERIC_FACTS: tuple[str, ...]  # facts that are counts ("losers.*.cards"): JSON numbers only in the API
     VERDICT_ANCHORS: Mapping[str, str]  # check's code -> the rules-page paragraph that explains it
     EXAMPLE_PLAYS: tuple[str, ...]  # plays the rules page shows with their readings
+    WORDS: GameWords               # its words: switch, value, preset, play, tally and fact labels (engine/<game>/words.py)
     SWITCHES: Mapping[str, Switch]
     PRESETS: Mapping[str, Any]
     Rules: type

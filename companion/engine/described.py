@@ -28,8 +28,10 @@ PER_PLAYER_FLAG = "per_player_flag"    # true/false per player
 COUNT = "count"                        # a whole number
 SIZES = "sizes"                        # a list of sizes ([4, 4, 5])
 CARD = "card"                          # one card as text ("7h")
+FLAG = "flag"                          # yes or no about the hand (a spring, 春天)
+CHOICE = "choice"                      # one of a few named values (``values``: the bid, 1 2 or 3)
 KINDS = (PLAYERS, PLAYER, OPTIONAL_PLAYER, ORDERED_PLAYERS, PER_PLAYER_COUNT, PER_PLAYER_SIZES, PER_PLAYER_FLAG,
-         COUNT, SIZES, CARD)
+         COUNT, SIZES, CARD, FLAG, CHOICE)
 PER_PLAYER = (PER_PLAYER_COUNT, PER_PLAYER_SIZES, PER_PLAYER_FLAG)
 
 _STRING = {"type": "string"}
@@ -37,7 +39,7 @@ _INTEGERS = {"type": "array", "items": {"type": "integer"}}
 _SCHEMAS = {PLAYERS: {"type": "array", "items": _STRING}, PLAYER: _STRING, OPTIONAL_PLAYER: _STRING,
             ORDERED_PLAYERS: {"type": "array", "items": _STRING}, PER_PLAYER_COUNT: {"type": "integer"},
             PER_PLAYER_SIZES: _INTEGERS, PER_PLAYER_FLAG: {"type": "boolean"}, COUNT: {"type": "integer"},
-            SIZES: _INTEGERS, CARD: _STRING}
+            SIZES: _INTEGERS, CARD: _STRING, FLAG: {"type": "boolean"}}
 
 
 @dataclass(frozen=True)
@@ -69,12 +71,22 @@ class FactField:
     skip: str | None = None      # per player: the fact naming the one player without an entry ("winner")
     omit_empty: bool = False     # per-player sizes: a player with none is left out (and the whole fact if empty)
     places: tuple = ()           # ordered players: each place's label (1st out, 2nd out, …)
+    values: tuple = ()           # a choice: its values with their words, ((value, label), …), in the order offered
     grouped: bool = False        # a box around the fields that shows the errors about the whole fact
     group_label: Text | None = None  # that box's title
     max_length: int | None = None    # text, cards and sizes: the longest a form takes
     phrase: Text | None = None   # the CSV's words about a player ({value}: the player's value); None: not listed
     phrases: tuple = ()          # ordered players: the CSV's word for each place
     aliases: tuple = ()          # other spellings of the key's last part the engine reads (bombsPlayed)
+    total: int | None = None     # per-player counts: every player's value (with ``total_with``) adds up to this,
+                                 # when ``total_if`` holds (a form fills in the last share; the card points)
+    total_with: tuple = ()       # other counts (fact keys) that are part of that sum (points left in the last hand)
+    total_if: tuple = ()         # when the sum must hold: (fact key, n) pairs; n ≥ 1: at least n of its values are
+                                 # given, 0: it is empty (three players out and nobody shouted)
+    only_for: str | None = None  # per-player flags: only the player that fact names may have it (the dealer)
+    clears: tuple = ()           # players: choosing one empties these facts, and choosing one of them empties this
+                                 # (a shout has no partner)
+    not_same_as: str | None = None  # players: never the player that fact names (the banker is not their own partner)
     summary: Text | None = None  # a stored hand's page: the row's title (None: the label)
     doc: str = ""                # the API document's words for the value (English; None: the label)
 
@@ -83,6 +95,8 @@ class FactField:
             raise ValueError(f"{self.key}: kind {self.kind!r} is not one of {KINDS}")
         if (self.kind in PER_PLAYER) != ("*" in self.key.split(".")[1:2]):
             raise ValueError(f"{self.key}: a per-player fact's key is <fact>.* or <group>.*.<fact>, and only its")
+        if (self.kind == CHOICE) != bool(self.values):
+            raise ValueError(f"{self.key}: a choice, and only a choice, lists its values ((value, label), …)")
 
     @property
     def head(self) -> str:
@@ -110,6 +124,10 @@ class FactField:
     @property
     def schema(self) -> dict:
         """The JSON schema of the fact's value (numbers within the rules' bounds)."""
+        if self.kind == CHOICE:
+            values = [value for value, _label in self.values]
+            ints = all(type(v) is int for v in values)
+            return {"type": "integer" if ints else "string", "enum": values}
         schema = dict(_SCHEMAS[self.kind])
         if self.kind in (COUNT, PER_PLAYER_COUNT):
             schema["minimum"] = self.low
@@ -176,6 +194,28 @@ class FactsDescription:
         """Other spellings of top facts the engine reads: alias -> the fact."""
         return {alias: f.key for f in self.fields if f.key == f.head for alias in f.aliases}
 
+    def label_of(self, fact: FactField, value: Any) -> Any:
+        """A choice's value in words (its label); any other value as it is."""
+        return next((label for v, label in fact.values if v == value and type(v) is type(value)), value)
+
+    def hand_phrases(self, facts: Mapping) -> list:
+        """What the facts say about the whole hand (not about one player), as translatable phrases:
+        each hand-level fact with a ``phrase`` that is given (a flag when true; a choice in its words;
+        a count, sizes or a card as given). ``{value}`` in the phrase is filled in."""
+        out: list = []
+        for fact in self.fields:
+            if fact.phrase is None or fact.per_player or fact.kind in (PLAYERS, PLAYER, OPTIONAL_PLAYER, ORDERED_PLAYERS):
+                continue
+            value = self.value(fact, facts)
+            if fact.kind == FLAG and value is not True:
+                continue
+            if value is None or value == [] or value == "":
+                continue
+            if isinstance(value, list):
+                value = " ".join(str(v) for v in value)
+            out.append(Text(fact.phrase.template, {"value": self.label_of(fact, value)}))
+        return out
+
     def value(self, fact: FactField, facts: Mapping, name: str | None = None) -> Any:
         """The value of ``fact`` in ``facts`` (per player: ``name``'s), read under any of its
         spellings (stored facts keep the spelling they were sent with); None when not given."""
@@ -212,7 +252,7 @@ class FactsDescription:
                 out.append(Text(fact.phrase.template, {key: value for key in fields}))
         if self.winners_phrase is not None and isinstance(winners, (list, tuple)) and name in winners:
             out.append(self.winners_phrase)
-        return out
+        return out + self.hand_phrases(facts)
 
 
 def _given(entry, key: str | None, aliases=()) -> Any:

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from sqlalchemy import case, desc, func, select
 
+from ..engine import ENGINES
 from ..extensions import db
 from ..models import ACTIVE, Hand, HandDelta, HandTally, Player, Table
 from ..scoring.common import as_utc, engine_for
@@ -25,42 +26,31 @@ class PlayerFigures:
     biggest_loss: int | None = None  # the worst single hand (negative), None when never lost points
     counts: dict = field(default_factory=dict)  # figure -> sum of the stored tallies (the engine's figures)
 
-    # The figures by the names the pages and the API have always used (a figure the game does not
-    # tally reads 0). Which hands count as what is the engine's decision, stored with each hand.
-    def _n(self, figure: str) -> int:
+    # A figure by its name (``p.won``, ``p.shut_out``): the sum of the engine's stored tally, 0 for
+    # a figure the game does not tally. Which hands count as what is the engine's decision.
+    def __getattr__(self, figure: str) -> int:
+        if figure.startswith("_"):
+            raise AttributeError(figure)
         return self.counts.get(figure, 0)
 
-    @property
-    def won(self) -> int:
-        return self._n("won")
+    def grouped(self) -> dict:
+        """The counts as the API gives them: a figure of a group (the engine's ``WORDS.tally_groups``:
+        places, arches won) under its group, any other under its own name."""
+        return grouped_figures(self.counts)
 
-    @property
-    def shut_out(self) -> int:
-        return self._n("shut_out")
 
-    @property
-    def jokers(self) -> int:
-        return self._n("jokers")
-
-    @property
-    def places(self) -> tuple:  # 头游, 二游, 三游, 末游
-        return tuple(self._n(f) for f in ("first_out", "second_out", "third_out", "last_out"))
-
-    @property
-    def arch_wins(self) -> dict:  # arch -> 2-against-2 hands won with it
-        return {f.removeprefix("arch_"): n for f, n in self.counts.items() if f.startswith("arch_")}
-
-    @property
-    def shouts_won(self) -> int:
-        return self._n("shouts_won")
-
-    @property
-    def shouts_lost(self) -> int:
-        return self._n("shouts_lost")
-
-    @property
-    def banker(self) -> int:
-        return self._n("banker")
+def grouped_figures(counts: dict) -> dict:
+    """``{figure: count}`` with each figure a game puts in a group (``first_out`` -> ``places.first``)
+    under that group: the groups of every registered game."""
+    groups = {figure: where for module in ENGINES.values() for figure, where in module.WORDS.tally_groups.items()}
+    out: dict = {}
+    for figure, count in counts.items():
+        if figure in groups:
+            group, key = groups[figure]
+            out.setdefault(group, {})[key] = count
+        else:
+            out[figure] = count
+    return out
 
 
 @dataclass

@@ -42,4 +42,4 @@ from .answers import (  # noqa: F401
 from .table_answers import (  # noqa: F401
     SeatAnswer, LeftAnswer, StandingAnswer, StakeAnswer, TableUrls, with_token, TableAnswer, hand_row,
     HandAnswer, HandChangeAnswer, HandDetailAnswer, HandsPageAnswer, UndoneAnswer, UndoAnswer, ConflictAnswer,
-    TransferAnswer, PLACES, figures, PlayerFiguresAnswer, SummaryAnswer, ExportAnswer, ImportAnswer)
+    TransferAnswer, figures, PlayerFiguresAnswer, SummaryAnswer, ExportAnswer, ImportAnswer)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, pre_dump
 
 from .. import access, review, scoring
+from ..review.figures import grouped_figures
 from ..engine import ENGINES
 from .answers import ErrorAnswer, _nullable_str, _str
 from .output import Alias, Answer, JSONValue, Link, Merged, Money, Sentence, Time, merged
@@ -225,21 +226,13 @@ class TransferAnswer(Answer):
     amount = Money(metadata={"description": "An exact decimal string: money, or points when in_money is false."})
 
 
-# A player's summed tallies: places grouped under "places", arches won under "arch_wins", each other
-# figure under its own name (every figure any engine of the registry tallies).
-PLACES = {"first_out": "first", "second_out": "second", "third_out": "third", "last_out": "last"}
+# A player's summed tallies: a figure its game groups (the engine's WORDS.tally_groups: places under
+# "places", arches won under "arch_wins") in its group, each other figure under its own name.
+figures = grouped_figures
 
 
-def figures(counts: dict) -> dict:
-    out: dict = {}
-    for figure, count in counts.items():
-        if figure in PLACES:
-            out.setdefault("places", {})[PLACES[figure]] = count
-        elif figure.startswith("arch_"):
-            out.setdefault("arch_wins", {})[figure.removeprefix("arch_")] = count
-        else:
-            out[figure] = count
-    return out
+def _grouped() -> set:
+    return {figure for module in ENGINES.values() for figure in module.WORDS.tally_groups}
 
 
 class _PlayerFigures(Answer):
@@ -274,7 +267,7 @@ class _PlayerFigures(Answer):
 PlayerFiguresAnswer = type("PlayerFiguresAnswer", (_PlayerFigures,), {
     figure: fields.Integer(metadata={"description": "Summed over the hands that count (the engine's tally)."})
     for figure in dict.fromkeys(f for module in ENGINES.values() for f in module.TALLIES)
-    if figure not in PLACES and not figure.startswith("arch_")})
+    if figure not in _grouped()})
 
 
 class SummaryAnswer(Answer):

@@ -7,7 +7,7 @@ and answered by the same scoring call, so an input gets the same code and messag
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _
 
 from .. import scoring
 from ..engine import ENGINES
@@ -15,20 +15,12 @@ from ..engine.errors import EngineError
 from ..engine.text import to_data
 from ..forms import ActionForm
 from ..i18n import tr
-from ..words import preset_choices
+from ..words import play_name, preset_choices
 from ..models import Table
 from ..schemas import AnswersAnswer, CheckAnswer, CheckRequest, InputError, ReadingAnswer, engine_guard, load, merged, url
 from .tables import can_edit, device_label, table_view
 
 bp = Blueprint("check", __name__)
-
-TYPE_NAMES = {
-    "single": _l("single"), "pair": _l("pair"), "triple": _l("triple"), "straight": _l("straight"),
-    "connected_pairs": _l("connected pairs"), "linked_pairs": _l("connected pairs"),
-    "linked_triples": _l("connected triples"), "bomb": _l("bomb"), "joker_bomb": _l("joker bomb"),
-    "510k": _l("510K"), "four_jokers": _l("four jokers"), "gunlong": _l("rolling bombs"),
-    "pass": _l("pass"),
-}
 
 # The page shows the API's answers (its own schemas write them; the template shows their sentences).
 CHECK, ANSWERS, READING = CheckAnswer(), AnswersAnswer(), ReadingAnswer()
@@ -37,8 +29,10 @@ FIELDS = ("game", "preset", "players", "previous", "play", "previous_as", "play_
 
 
 @bp.app_template_global("type_name")
-def type_name(code: str) -> str:
-    return str(TYPE_NAMES.get(code, code))
+def type_name(game: str, code: str) -> str:
+    """A reading's type in the words of its game (the game's ``WORDS.plays``)."""
+    module = ENGINES.get(game)
+    return play_name(module, code) if module is not None else str(code)
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -29,18 +29,14 @@ bp = Blueprint("rules", __name__)
 # A legal verdict ("ok") names the paragraph of the type of play it used.
 
 RULE_ANCHORS = ByGame(lambda module: module.VERDICT_ANCHORS)  # read from the registry when used
-TYPE_ANCHORS = {
-    "single": "follow", "pair": "follow", "triple": "follow", "linked_pairs": "sequences",
-    "linked_triples": "sequences", "straight": "sequences", "connected_pairs": "sequences", "510k": "510k",
-    "bomb": "bombs", "gunlong": "bombs", "four_jokers": "bombs", "joker_bomb": "bombs",
-}
+TYPE_ANCHORS = ByGame(lambda module: module.WORDS.play_anchors)  # a play's type -> its paragraph
 
 
 def rule_anchor(game: str, code: str, play_type: str | None = None) -> str:
     """The anchor of the rules paragraph that explains a verdict (``code``, and the type of play
     a legal verdict used)."""
     if code in ("ok", "lead_ok") and play_type:
-        return TYPE_ANCHORS.get(play_type, "plays")
+        return TYPE_ANCHORS.get(game, {}).get(play_type, "plays")
     return RULE_ANCHORS.get(game, {}).get(code, "plays")
 
 
@@ -143,17 +139,19 @@ def _worked(module, rules, names: list[str], stake) -> list[dict]:
     return out
 
 
-def _sections(game: str, sentences) -> list[tuple[str, str]]:
+def _sections(module, sentences) -> list[tuple[str, str]]:
     """The rules page's paragraphs for its contents, ``(anchor, title)``: all of them for a game with
     its own ``games/<key>/rules_prose.html``; for the generic one, the plays and the paragraphs its
-    engine has sentences for (every switch's sentence is also under "House rules")."""
+    engine has sentences or prose for (``WORDS.prose``), or sends a verdict or a play to."""
+    game = module.NAME
     titles = [("deal", _("The deal")), ("plays", _("Plays")), ("follow", _("Following")), ("bombs", _("Bombs")),
               ("end", _("End of a hand")), ("pay", _("Paying"))]
     try:
         current_app.jinja_env.get_template(f"games/{game}/rules_prose.html")  # loaded once, then cached
         return titles
     except TemplateNotFound:
-        anchors = {s.anchor for s in sentences} | {"plays"}
+        anchors = ({s.anchor for s in sentences} | {"plays"} | set(module.WORDS.prose)
+                   | set(module.VERDICT_ANCHORS.values()) | set(module.WORDS.play_anchors.values()))
         return [(anchor, title) for anchor, title in titles if anchor in anchors]
 
 
@@ -164,7 +162,7 @@ def _render(module, rules, table: Table | None):
     return render_template("rules.html", module=module, game=module.NAME, table=table, sentences=sentences,
                            switches=_switches(module, rules, sentences), examples=_examples(module, rules),
                            worked=_worked(module, rules, names, stake), rules=rules,
-                           rule_sections=_sections(module.NAME, sentences))
+                           rule_sections=_sections(module, sentences))
 
 
 @bp.get("/rules/<game>")

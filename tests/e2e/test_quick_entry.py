@@ -80,6 +80,35 @@ def test_dagong_typical_2v2_hand_in_at_most_10_taps(page: Page, live_server):
     expect(page.locator("#hand-deltas")).to_contain_text("+1")
 
 
+def test_dagong_played_out_hand_with_odd_fives_in_at_most_10_taps(page: Page, live_server):
+    """Issue 33 item 5: 35 was +20 +10 +5; a played-out hand with fives now fits in 10 taps, Save
+    included, and every chip, "+100" too, sits inside its field's box at 390 px."""
+    public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
+    page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
+    page.click("#record")
+    box = page.locator("#captured_0-field").bounding_box()
+    for chip in page.locator("#captured_0-field .chip").all():
+        inner = chip.bounding_box()
+        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"] + 0.5
+        assert chip.evaluate("c => c.scrollWidth <= c.clientWidth"), chip.inner_text()  # its text fits in it
+    shout = page.locator("#shout-field").bounding_box()  # the shout where a shout hand starts:
+    assert shout["y"] < page.locator("#partner-field").bounding_box()["y"]  # before the partner and the points
+    t = Taps(page)
+    t.tap(page.locator("#partner-field label.pill", has_text="Zhang"))    # the partner
+    for name in ("Li", "Wang", "Zhang"):                                  # the order; Zhao is fourth
+        t.tap(page.locator(".tap-order button.tap", has_text=name))
+    t.tap(page.locator("#captured_0-field .chip[data-value='30']"))       # Li 35
+    t.tap(page.locator("#captured_0-field .chip[data-value='5']"))
+    t.tap(page.locator("#captured_1-field .chip[data-value='50']"))       # Wang 65
+    t.tap(page.locator("#captured_1-field .chip[data-value='15']"))
+    t.tap(page.locator("#captured_2-field .chip[data-value='25']"))       # Zhang 25
+    expect(page.locator("#captured_3")).to_have_value("75")               # Zhao: the rest
+    t.tap(page.locator("#save-hand"))
+    expect(page.locator("#saved")).to_be_visible()
+    print(f"\n大冶打拱 played-out hand with fives: {t.count} taps")
+    assert t.count <= 10
+
+
 def test_dagong_filled_fourth_points_stay_editable(page: Page, live_server):
     public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
     page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone

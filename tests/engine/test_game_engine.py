@@ -3,10 +3,11 @@ import inspect
 
 import pytest
 
-from companion.engine import ENGINES, GameEngine
+from companion.engine import GameEngine
 from companion.engine.text import Text
+from thirdgame.registry import every_game, every_name
 
-GAMES = sorted(ENGINES)
+GAMES = every_name()  # the app's games and the fixture games (斗地主)
 
 
 def _members():
@@ -17,7 +18,7 @@ def _members():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_has_every_name_of_the_contract(game):
-    module = ENGINES[game]
+    module = every_game()[game]
     assert isinstance(module, GameEngine)
     hints, methods = _members()
     for name in list(hints) + methods:
@@ -34,7 +35,7 @@ def test_each_game_has_every_name_of_the_contract(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_each_game_function_takes_the_contracts_parameters(game):
     """Same parameter names as the Protocol (a caller may pass any of them by keyword)."""
-    module = ENGINES[game]
+    module = every_game()[game]
     _, methods = _members()
     for name in methods:
         wanted = [p for p in inspect.signature(getattr(GameEngine, name)).parameters if p != "self"]
@@ -47,7 +48,7 @@ def test_each_game_function_takes_the_contracts_parameters(game):
 
 @pytest.mark.parametrize("game, cards, players", [("gandengyan", "5 JK", 3), ("dagong", "5 5 JK", 4)])
 def test_classify_takes_players_and_every_reading_has_a_declaration(game, cards, players):
-    module = ENGINES[game]
+    module = every_game()[game]
     readings = module.classify(cards, module.Rules(), players=players)
     assert readings
     for reading in readings:
@@ -57,7 +58,7 @@ def test_classify_takes_players_and_every_reading_has_a_declaration(game, cards,
 
 @pytest.mark.parametrize("game", GAMES)
 def test_decks_is_a_positive_count(game):
-    module = ENGINES[game]
+    module = every_game()[game]
     assert module.decks(module.Rules(), module.PLAYER_RANGE[0]) >= 1
 
 

@@ -123,8 +123,8 @@ def test_the_new_table_form_speaks_each_phones_language_in_turn(app, client, gam
     en = html.unescape(client.get(f"/new/{game}?lang=en").get_data(as_text=True))
     for key, switch in module.SWITCHES.items():
         with app.test_request_context("/?lang=zh"):
-            said = [switch_label(key)] + [str(value_label(key, c)) for c in getattr(switch, "choices", ()) or ()]
+            said = [switch_label(module, key)] + [value_label(module, key, c) for c in switch.choices]
         with app.test_request_context("/?lang=en"):
-            english = switch_label(key)
+            english = switch_label(module, key)
         assert all(words in zh for words in said), key
         assert english in en and (english == said[0] or english not in zh), key

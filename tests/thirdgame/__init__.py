@@ -28,6 +28,7 @@ from companion.engine.results import Answer, Reading, Settlement, Verdict
 from companion.engine.sentences import rule_sentences_from
 from companion.engine.switches import Switch, build_rules
 from companion.engine.text import N_, Text
+from companion.engine.words import GameWords
 
 NAME = "duel"
 TITLE = "对决"
@@ -45,6 +46,7 @@ VERDICT_ANCHORS = {"pass": "plays", "lead_ok": "plays", "not_higher": "plays", "
 EXAMPLE_PLAYS = ("7", "K", "7 7")
 HAND_SIZE = 7
 SINGLE = "single"
+WORDS = GameWords(plays={"single": N_("single")}, tallies={"won": N_("Hands won")})
 
 # --------------------------------------------------------------------------------------------
 # House rules: one switch, two presets

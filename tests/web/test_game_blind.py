@@ -1,5 +1,8 @@
 """A game is known only in its engine package: no Python outside ``companion/engine/`` and no
-template branches on a game's name (``== "gandengyan"``) or keys a table by it. What remains is
+template branches on a game's name (``== "gandengyan"``) or keys a table by it; no script or style
+sheet (``static/*.js``, ``static/*.css``) names a game, its title or one of its switches; and no
+template, script or style sheet writes one of a game's rule numbers (its constants: the 200
+points of the cards, the 27 cards of a hand) as a literal: pages take them from the engine. What remains is
 listed below with its count; the count may only go down (lower it here when you remove one), and
 a new branch anywhere fails this test. Use the registry instead (``engine_for(table.game)``:
 LABEL, DEALER_WORD, OUTCOME_NAMES, TALLIES, NUMERIC_FACTS, rule_sentences, …)."""
@@ -43,3 +46,88 @@ def test_the_pattern_sees_a_branch():
     assert BRANCH.search("{% if game == 'dagong' %}")
     assert BRANCH.search('    "dagong": ("captured.*",),')
     assert not BRANCH.search('    body = {"game": "gandengyan", "play": "8"}')
+
+
+# --------------------------------------------------------------------------------------------
+# Scripts and style sheets know no game; pages write no rule number
+
+
+def _static_files():
+    return sorted(p for ext in ("*.js", "*.css") for p in (ROOT / "static").glob(ext))
+
+
+def _game_words() -> set:
+    """Every registered game's key and title, and every switch key (as a whole word)."""
+    from companion.engine import ENGINES
+
+    words = set()
+    for module in ENGINES.values():
+        words |= {module.NAME, module.TITLE, *module.SWITCHES}
+    return words
+
+
+def named_in_static() -> dict:
+    words = _game_words()
+    found: dict = {}
+    for path in _static_files():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            hits = [w for w in words if re.search(rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])", line)]
+            if hits:
+                found[f"{path.relative_to(ROOT)}:{number}"] = hits
+    return found
+
+
+def test_no_script_or_style_sheet_names_a_game_or_its_switches():
+    assert named_in_static() == {}
+
+
+def rule_numbers() -> set:
+    """The numbers that are rules (two digits or more, so not a count like 2 or 4): each registered
+    game's whole-number constants of its rules module, and its card points' total."""
+    import importlib
+
+    from companion.engine import ENGINES
+
+    numbers = set()
+    for module in ENGINES.values():
+        try:
+            rules = importlib.import_module(module.__name__ + ".rules")
+        except ImportError:  # a game in one module (the test fixtures)
+            rules = module
+        numbers |= {v for k, v in vars(rules).items() if k.isupper() and type(v) is int and v >= 20}
+    return numbers
+
+
+# a number that is no rule: an HTTP status in the service worker and the live poll's comment
+NOT_RULES = re.compile(r"status: 200|200 = the live part")
+
+
+def rule_numbers_written() -> dict:
+    numbers = rule_numbers()
+    pattern = re.compile(r"(?<![\w.#-])(" + "|".join(str(n) for n in sorted(numbers)) + r")(?![\w%])")
+    found: dict = {}
+    for path in [*(ROOT / "templates").rglob("*.html"), *_static_files()]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if pattern.search(NOT_RULES.sub("", line)):
+                found[f"{path.relative_to(ROOT)}:{number}"] = pattern.findall(line)
+    return found
+
+
+def test_no_page_writes_a_rule_number():
+    """A rule number changed in its constant changes every page: none is written twice."""
+    assert rule_numbers() >= {200, 27}  # the card points of 大冶打拱, its hand size
+    assert rule_numbers_written() == {}
+
+
+def test_the_static_guards_see_what_they_guard(tmp_path, monkeypatch):
+    """Each guard fails on the mistake it is for (a script naming a game, a page writing 200)."""
+    monkeypatch.setattr(__import__(__name__), "ROOT", tmp_path)
+    (tmp_path / "static").mkdir()
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "static" / "x.js").write_text('var f = document.querySelector(".hand-form.dagong");\n'
+                                              "var rest = 200 - sum;\n", encoding="utf-8")
+    (tmp_path / "static" / "y.css").write_text(".shout_allowed { color: red }\n", encoding="utf-8")
+    (tmp_path / "templates" / "z.html").write_text('<p>{{ _("all add up to 200") }}</p>\n<p>status: 200</p>\n',
+                                                   encoding="utf-8")
+    assert set(named_in_static()) == {"static/x.js:1", "static/y.css:1"}
+    assert set(rule_numbers_written()) == {"static/x.js:2", "templates/z.html:1"}

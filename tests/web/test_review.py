@@ -141,9 +141,9 @@ def test_dagong_summary_figures(dg_night):
     f = by_name(s)
     assert {n: p.points for n, p in f.items()} == {"P1": 6, "P2": -6, "P3": 6, "P4": -6}
     assert (s.hands, s.void) == (6, 1)
-    assert {n: p.places for n, p in f.items()} == {
+    assert {n: tuple(p.grouped()["places"][k] for k in ("first", "second", "third", "last")) for n, p in f.items()} == {
         "P1": (5, 0, 0, 0), "P2": (0, 3, 0, 0), "P3": (1, 1, 2, 1), "P4": (0, 0, 1, 2)}
-    assert {n: p.arch_wins for n, p in f.items()} == {
+    assert {n: p.grouped()["arch_wins"] for n, p in f.items()} == {
         "P1": {"half": 1, "straight": 1, "dry": 1}, "P2": {"half": 1, "straight": 0, "dry": 0},
         "P3": {"half": 1, "straight": 1, "dry": 1}, "P4": {"half": 1, "straight": 0, "dry": 0}}
     assert {n: (p.shouts_won, p.shouts_lost) for n, p in f.items()} == {

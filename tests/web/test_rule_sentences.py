@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion import scoring
 from companion.engine import ENGINES, gandengyan
+from thirdgame.registry import every_game, every_name
 from companion.engine.errors import EngineError
 from companion.engine.text import Text
 
@@ -66,9 +67,9 @@ def assert_tells_the_truth(client, table):
 WHERE_IT_MATTERS = {("gandengyan", "shut_out_dealer_exception"): {"shut_out": "double"}}
 
 
-@pytest.mark.parametrize("game", sorted(ENGINES))
+@pytest.mark.parametrize("game", every_name())
 def test_every_switch_value_has_its_own_sentence(game):
-    module = ENGINES[game]
+    module = every_game()[game]
     for key, switch in module.SWITCHES.items():
         values = list(switch.choices) or [5, 6]
         base = WHERE_IT_MATTERS.get((game, key), {})
@@ -102,10 +103,11 @@ def test_every_sentence_is_translated():
                     assert message is not None and message.string, (lang, template)
 
 
-@pytest.mark.parametrize("game, preset", [(g, p) for g in sorted(ENGINES) for p in sorted(ENGINES[g].PRESETS)])
-def test_each_presets_rules_page_has_its_sentences_and_no_other(client, ctx, game, preset):
+@pytest.mark.parametrize("game, preset", [(g, p) for g, m in every_game().items() for p in sorted(m.PRESETS)])
+def test_each_presets_rules_page_has_its_sentences_and_no_other(client, ctx, fixture_games, game, preset):
     module = ENGINES[game]
-    high = module.PLAYER_RANGE[1] if game == "dagong" else module.PRESETS[preset].player_range[1]
+    # the most players the preset is made for (a preset may say; else the game's range)
+    high = getattr(module.PRESETS[preset], "player_range", module.PLAYER_RANGE)[1]
     table = scoring.create_table(game=game, name=preset, players=PLAYERS[:high], preset=preset)
     assert_tells_the_truth(client, table)
 

@@ -7,6 +7,7 @@ import pytest
 from companion import review, scoring
 from companion.engine import ENGINES
 from companion.views.rules import RULE_ANCHORS, TYPE_ANCHORS
+from thirdgame.registry import every_name
 
 from web_helpers import DG_PLAYERS, text_of
 
@@ -23,14 +24,12 @@ def house(ctx):
     return table
 
 
-@pytest.mark.parametrize("game", list(ENGINES))
-def test_every_reason_links_to_a_paragraph_that_exists(client, game):
+@pytest.mark.parametrize("game", every_name())
+def test_every_reason_links_to_a_paragraph_that_exists(client, fixture_games, game):
     html = client.get(f"/rules/{game}").get_data(as_text=True)
     ids = set(re.findall(r'id="([^"]+)"', html))
     anchors = set(RULE_ANCHORS[game].values()) | {"plays"}
-    anchors |= {a for t, a in TYPE_ANCHORS.items() if game == "dagong" or t not in ("510k", "gunlong", "four_jokers")}
-    if game == "gandengyan":
-        anchors -= {"510k", "bomb-class"}
+    anchors |= set(TYPE_ANCHORS[game].values())  # every play the game names has its paragraph
     assert anchors <= ids, anchors - ids
 
 
@@ -42,7 +41,15 @@ def test_table_rules_page_marks_the_switches_in_every_language(client, house, la
     straights = re.search(r'<li class="changed" data-switch="allow_straights">.*?</li>', html, re.S).group(0)
     assert 'switch-value on' in straights
     assert re.search(r'<li class="changed" data-switch="bomb_min">', html)
-    assert re.search(r'<li class="" data-switch="gunlong">\s*<span class="switch-value off"', html)
+    gunlong = re.search(r'<li class="" data-switch="gunlong">.*?</li>', html, re.S).group(0)
+    assert 'switch-value off' in gunlong
+    # issue 33 item 4: the switch's name and value in words; its code only in the details for API users
+    assert '<strong class="switch-name">' in gunlong and ">gunlong<" not in gunlong.split("<details")[0]
+    assert re.search(r'<details class="api-codes"><summary>[^<]+</summary><span dir="ltr"><code id="switch-gunlong">gunlong</code>',
+                     gunlong)
+    listed = re.search(r'<ul class="switches".*?</ul>', html, re.S).group(0)
+    outside = re.sub(r"<details.*?</details>", "", listed, flags=re.S)
+    assert not re.search(r">[a-z]+_[a-z_0-9]+<|>(plusOne|winnerOnly|bombAbove510K|firstDealtToDealer)<", outside)
     assert "头游" in html and "干带直" in html  # the Chinese terms stay beside every translation
     assert 'id="worked-1"' in html and 'class="cards"' in html
 

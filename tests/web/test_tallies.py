@@ -103,13 +103,13 @@ def test_edits_and_undos_keep_the_stored_tallies_the_engines(dg):
     hand = scoring.record_hand(dg, full, request_id="a")
     assert summary_counts(dg) == engine_counts(dg)
     figures = {p.name: p for p in review.summary(dg).players}
-    assert figures["P4"].places == (0, 0, 0, 1) and figures["P1"].arch_wins["half"] == 1
+    assert (figures["P4"].first_out, figures["P4"].last_out) == (0, 1) and figures["P1"].arch_half == 1
     scoring.edit_hand(dg, hand.number, shout, revision=hand.revision)
     assert summary_counts(dg) == engine_counts(dg)
-    assert {p.name: (p.shouts_won, p.places) for p in review.summary(dg).players}["P2"] == (1, (1, 0, 0, 0))
+    assert {p.name: (p.shouts_won, p.first_out, p.last_out) for p in review.summary(dg).players}["P2"] == (1, 1, 0)
     scoring.undo_last(dg)
     assert summary_counts(dg) == engine_counts(dg)
-    assert {p.name: p.arch_wins["half"] for p in review.summary(dg).players} == {"P1": 1, "P2": 0, "P3": 1, "P4": 0}
+    assert {p.name: p.arch_half for p in review.summary(dg).players} == {"P1": 1, "P2": 0, "P3": 1, "P4": 0}
 
 
 def test_a_rule_change_in_the_engine_reaches_the_summary(gdy, monkeypatch):

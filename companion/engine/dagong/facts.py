@@ -354,6 +354,9 @@ def describe_facts(rules=None, players: int | None = None) -> d.FactsDescription
     return _describe(coerce_rules(rules).bonus_xi_qian)
 
 
+# the captured points' add-chips: most hands' points (multiples of 5 up to 100) in one or two taps
+CAPTURED_CHIPS = (0, 5, 10, 15, 20, 25, 30, 40, 50, 100)
+
 @lru_cache(maxsize=4)
 def _describe(xi_qian: bool) -> d.FactsDescription:
     nobody = N_("Nobody")
@@ -362,18 +365,20 @@ def _describe(xi_qian: bool) -> d.FactsDescription:
         d.FactField("banker", d.PLAYER, N_("Banker"), help=N_("Suggested: the first player out of the previous hand."),
                     widget="select", phrase=N_("banker"), doc='the banker.'),
         d.FactField("partner", d.OPTIONAL_PLAYER, N_("Partner (holds the bright card's twin)"), keep_empty=True,
-                    widget="pills", none_label=nobody, phrase=N_("partner"), doc="the banker's partner, or null."),
+                    widget="pills", none_label=nobody, phrase=N_("partner"), doc="the banker's partner, or null.",
+                    not_same_as="banker"),
         d.FactField("shout", d.OPTIONAL_PLAYER, N_("Who shouted (plays alone, 1 against 3)?"), keep_empty=True,
                     help=N_("If someone shouted, the partner and the captured points do not count; only who went "
-                            "out first matters."), widget="select", none_label=nobody, phrase=N_("shouted"),
+                            "out first matters."), widget="select", none_label=nobody, phrase=N_("shouted"), clears=("partner",),
                     summary=N_("Shouted"), doc='who shouted, or null.'),
         d.FactField("order", d.ORDERED_PLAYERS, N_("Finishing order"), missing=N_("Choose who went out first."),
                     help=N_("Who went out first, second, third. If the hand ended early, stop where it ended."),
                     places=PLACES[:PLAYERS], phrases=PLACE_WORDS, grouped=True, widget="select",
                     summary=N_("Order out"), doc='who went out, first out first.'),
         d.FactField("captured.*", d.PER_PLAYER_COUNT, N_("Points captured"), default=0, high=TOTAL_POINTS, step=5,
-                    chips=(0, 5, 10, 20, 50, 100), adds=True, widget="chips", grouped=True,
+                    chips=CAPTURED_CHIPS, adds=True, widget="chips", grouped=True,
                     group_label=N_("Points captured in tricks"), help=N_("5s count 5, 10s and Ks count 10: 200 in all."),
+                    total=TOTAL_POINTS, total_with=("last_hand_points",), total_if=(("order", PLAYERS - 1), ("shout", 0)),
                     phrase=N_("points captured: {points}"), doc='{name: points captured}.'),
         d.FactField("last_hand_points", d.COUNT, N_("Points left in the last player's hand"), default=0,
                     high=TOTAL_POINTS, step=5, widget="number", summary=N_("Left in the last hand"), doc="points left in the last player's hand."),

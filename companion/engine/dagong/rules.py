@@ -18,7 +18,9 @@ DECKS = 2
 PLAYERS = 4
 PLAYER_RANGE = (PLAYERS, PLAYERS)  # fewest and most players (§2): always four
 HAND_SIZE = 27                     # 108 cards, 27 each, no kitty (§2)
-TOTAL_POINTS = 200                 # 8 fives, 8 tens, 8 kings (§6)
+CARD_POINTS = {5: 5, 10: 10, 13: 10}  # the cards that carry points, rank -> points of each (§6: 5, 10, K)
+COPIES = DECKS * 4                 # copies of each rank in the decks (4 suits a deck)
+TOTAL_POINTS = sum(CARD_POINTS.values()) * COPIES  # 200: 8 fives, 8 tens, 8 kings (§6)
 MAX_BOMB = 12                      # 8 natural cards of a rank + 4 jokers
 
 

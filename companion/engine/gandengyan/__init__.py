@@ -11,6 +11,7 @@ nothing here imports Flask or the database.
 - :mod:`.answers`: what beats this? (proposals judged by :func:`.check.check`)
 - :mod:`.facts`: the one validator of hand facts, needed_facts, next_dealer
 - :mod:`.sentences`: rule_sentences (the table's rules in sentences, from its switch values)
+- :mod:`.words`: WORDS (what its switches, values, presets, plays, tallies and facts are called)
 - :mod:`.settle`: settle, every multiplier a ``(factor, sentence)`` step
 """
 from __future__ import annotations
@@ -21,9 +22,10 @@ from .check import check
 from .combos import (ACE, BOMB, CONNECTED_PAIRS, JOKER, JOKER_BOMB, PAIR, SINGLE, STRAIGHT, TRIPLE, TWO,
                      TYPES, beats, classify, describe)
 from .facts import describe_facts, MAX_NUMBER, facts_description, most_cards_left, needed_facts, next_dealer, validate_facts
-from .rules import PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
+from .rules import DEALER_EXTRA, HAND_DEALT, PLAYER_RANGE, PRESETS, SWITCHES, Rules, decks, rules_from_dict
 from .sentences import rule_sentences
 from .settle import TALLIES, settle, tally_figures
+from .words import WORDS
 
 NAME = "gandengyan"
 TITLE = "干瞪眼"
@@ -37,7 +39,7 @@ def used_facts(facts, rules=None):
 
 settle_as_recorded = settle  # a stored 干瞪眼 hand reads as today's rules read it (none was refused later)
 
-__all__ = ["NAME", "TITLE", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
+__all__ = ["NAME", "TITLE", "WORDS", "HAND_DEALT", "DEALER_EXTRA", "describe_facts", "DEALER_FACT", "NEXT_DEALER_WORD", "FIRST_DEALER_HELP", "facts_description", "EXAMPLE_PLAYS", "NUMERIC_FACTS", "VERDICT_ANCHORS", "example_hands", "LABEL",
            "DEALER_WORD", "OUTCOME_NAMES", "declaration", "PLAYER_RANGE", "Rules", "SWITCHES", "PRESETS", "rules_from_dict",
            "decks", "classify", "check", "answers", "kind_of", "beats", "describe", "needed_facts", "used_facts",
            "validate_facts", "settle", "settle_as_recorded", "tally_figures", "TALLIES", "rule_sentences", "next_dealer",

@@ -221,6 +221,7 @@ def _describe(rules: Rules, n: int, most_cards: int) -> d.FactsDescription:
                     aliases=("playedAny", "played_any"), **loser),
         d.FactField("losers.*.dealer_only_opening", d.PER_PLAYER_FLAG, N_("Dealer: only the opening lead"),
                     default=False, needed="dealer_only_opening" in needed, name="only_opening", widget="check",
+                    only_for="dealer",
                     phrase=N_("only the opening lead"), aliases=("dealerOnlyOpening",), **loser),
         d.FactField("bombs_played", d.SIZES, N_("Bombs played this hand (sizes, e.g. 4 4 5)"),
                     help=N_("2 is the two jokers played together.") if 2 in played else None,
