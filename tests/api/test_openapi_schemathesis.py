@@ -67,3 +67,24 @@ def test_api_workflows_follow_the_documents_links(app):
 
     Workflow.run(settings=settings(max_examples=60, stateful_step_count=8, deadline=None,
                                    suppress_health_check=list(HealthCheck)))
+
+
+from schemathesis.specs.openapi.checks import positive_data_acceptance  # noqa: E402
+
+READS = schema.include(method="GET")
+
+
+@READS.parametrize()
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
+                                 HealthCheck.function_scoped_fixture, HealthCheck.data_too_large])
+def test_reads_accept_every_request_the_document_allows(case, seeded):
+    """Issue 31: the document is as strict as the server where it can say everything (the reads:
+    ids, page numbers): no request valid by the document is refused (positive data acceptance)."""
+    client, table = seeded
+    if case.path_parameters and "public_id" in case.path_parameters:
+        case.path_parameters["public_id"] = table["id"]
+        number = case.path_parameters.get("number")
+        if isinstance(number, int) and not isinstance(number, bool):
+            case.path_parameters["number"] = 1 + number % 2
+    case.call_and_validate(session=client, checks=[*CHECKS, positive_data_acceptance])
