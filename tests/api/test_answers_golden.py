@@ -66,6 +66,7 @@ class Recorder:
             value = value.replace(self.api.base, "<base>")
             for secret, name in sorted(self.secrets.items(), key=lambda item: -len(item[0])):
                 value = value.replace(secret, name)
+            value = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "<date>", value)  # a moment said in a sentence
             return re.sub(r"server-[A-Za-z0-9_-]{16,}", "server-<id>", value)
         return value
 
