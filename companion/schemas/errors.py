@@ -12,6 +12,7 @@ from marshmallow import ValidationError
 
 from ..engine.errors import EngineError
 from ..i18n import tr
+from ..scoring.factcheck import show_value
 
 
 MAX_TEXT = 200          # longest card text / reading we accept
@@ -157,20 +158,10 @@ UNKNOWN = "Unknown field."
 
 def unknown_field_message(name: str) -> str:
     return _("\"%(name)s\" is not a field of this request. Leave it out, or check its spelling against the "
-             "API description at /api.", name=_show(str(name), 40)[1:-1])
+             "API description at /api.", name=show_value(str(name), 40)[1:-1])
 
 
-def show(value: Any, limit: int = 40) -> str:
-    """A short, safe rendering of a bad value for an error message."""
-    return _show(value, limit)
-
-
-def _show(value: Any, limit: int = 40) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+show = show_value  # a short, safe rendering of a bad value for an error message
 
 
 def type_name(value: Any) -> str:

@@ -10,7 +10,7 @@ from ..engine import ENGINES
 from ..engine.errors import EngineError
 from ..scoring.factcheck import check_numbers
 
-from .errors import InputError, _show, problem, unknown_field_message  # noqa: F401
+from .errors import InputError, problem, unknown_field_message  # noqa: F401
 from .fields import Game, HouseRules, JSONObject, Preset, Request, Stake, game_rules  # noqa: F401
 
 

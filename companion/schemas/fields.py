@@ -14,8 +14,8 @@ from ..engine.money import parse_stake
 from ..i18n import tr
 from ..scoring import PLAYER_NAME_MAX
 
-from .errors import (MAX_HAND_NUMBER, MAX_TEXT, UNKNOWN, InputError, _show, engine_guard, input_error,  # noqa: F401
-                     problem, type_name)
+from .errors import (MAX_HAND_NUMBER, MAX_TEXT, UNKNOWN, InputError, engine_guard, input_error,  # noqa: F401
+                     problem, show, type_name)
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ class Game(Value):
         module = lookup_game(value)
         if module is None:
             raise problem("unknown_game", _("Unknown game %(value)s: \"game\" must be one of %(choices)s.",
-                                            value=_show(value), choices=self.choices()))
+                                            value=show(value), choices=self.choices()))
         return module
 
 
@@ -148,10 +148,10 @@ class Whole(Value):
                 return int(value)
             raise problem("wrong_type",
                           _("\"%(key)s\" must be a whole number from %(minimum)s to %(maximum)s, not %(value)s.",
-                            key=key, minimum=low, maximum=high, value=_show(value)))
+                            key=key, minimum=low, maximum=high, value=show(value)))
         if not low <= value <= high:
             raise problem("out_of_range", _("\"%(key)s\" must be from %(minimum)s to %(maximum)s, not %(value)s.",
-                                            key=key, minimum=low, maximum=high, value=_show(value)))
+                                            key=key, minimum=low, maximum=high, value=show(value)))
         return value
 
 
@@ -215,7 +215,7 @@ class Preset(Value):
                                    "(see GET /api/v1/games)."}, **kwargs)
 
     def parse(self, value, key):
-        return value if isinstance(value, str) else _show(value)  # the engine names it unknown
+        return value if isinstance(value, str) else show(value)  # the engine names it unknown
 
 
 class JSONObject(Value):
@@ -305,7 +305,7 @@ class Flag(Value):
     def parse(self, value, key):
         if not isinstance(value, bool):
             raise problem("wrong_type", _("\"%(key)s\" must be true or false, not %(value)s.", key=key,
-                                          value=_show(value)))
+                                          value=show(value)))
         return value
 
 

@@ -23,7 +23,8 @@ from ..engine.described import PLAYERS, FactsDescription
 from .common import ScoringError
 
 
-def _show(value: Any, limit: int = 40) -> str:
+def show_value(value: Any, limit: int = 40) -> str:
+    """A short, safe rendering of a bad value for an error message (every door says it the same)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -38,7 +39,7 @@ def check_numbers(facts: Any, description: FactsDescription) -> None:
             if isinstance(node, (str, bool)):
                 where = ".".join(path)
                 raise ScoringError(N_("\"{field}\" must be a number such as 3, not {value}.", field=where,
-                                      value=_show(node)), code="wrong_type", field=where)
+                                      value=show_value(node)), code="wrong_type", field=where)
             return
         head, rest = parts[0], parts[1:]
         if head == "*":
