@@ -58,7 +58,7 @@ def test_opening_tables_past_the_limit_is_429_on_pages_and_api(app_maker):
 
 
 # Writes that change nothing stored or only this phone's own cookie: no bucket needed.
-UNCOUNTED_WRITES = {"main.device", "tables.forget_table", "access.join", "api.check", "api.answers", "api.settle"}
+UNCOUNTED_WRITES = {"main.device", "tables.forget_table", "access.join", "access.holder", "api.check", "api.answers", "api.settle"}
 
 
 def test_every_write_endpoint_is_rate_limited(app):
