@@ -101,7 +101,7 @@ def test_an_early_database_with_hands_under_earlier_rules_reads_in_every_view(ap
             # Counted everywhere: standings, sheet, chart, summary (4 hands: 4 头游; the shouter banks hand 3).
             assert {s.name: s.points for s in scoring.standings(dg)} == {"Ann": -5, "Bo": 13, "Cy": -5, "Di": -3}
             summary = {p.name: p for p in review.summary(dg).players}
-            assert sum(p.places[0] for p in summary.values()) == 4
+            assert sum(p.first_out for p in summary.values()) == 4
             assert {n: p.banker for n, p in summary.items()} == {"Ann": 2, "Bo": 2, "Cy": 0, "Di": 0}
             for path in ("", "/sheet", "/chart", "/summary", "/settle", "/history", "/hands/2/history"):
                 assert client.get(base + path).status_code == 200, path
