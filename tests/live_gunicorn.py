@@ -76,9 +76,14 @@ def running_gunicorn(folder: Path, database_url: str, secret: str, **env_extra):
     try:
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
+
+
+def stop(proc) -> None:
+    """Ends a server process the tests started: politely, then for sure."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)

@@ -43,6 +43,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from live_gunicorn import stop  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
@@ -319,12 +320,7 @@ def caddy_proxy(upstream_ports: Sequence[int], folder: Path, *, host: str = HOST
     try:
         yield Proxy(host, port, 0, certs, folder, list(upstream_ports))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
 
 
 def migrate(database_url: str) -> None:
