@@ -167,6 +167,15 @@ def render() -> str:
     out.append("| code | meaning |\n|---|---|")
     for code, meaning in codes.items():
         out.append(f"| `{code}` | {meaning} |")
+    from companion.schemas.per_game import BEYOND_THE_DOCUMENT
+
+    out.append("\n## What the document cannot say\n")
+    out.append("A request valid by the OpenAPI document is accepted, except for these refusals (schemathesis "
+               "checks it: tests/api/test_openapi_schemathesis.py allows exactly these and no other 4xx):\n")
+    out.append("| refusal (code, on fields) | why the document cannot say it |\n|---|---|")
+    for code, fields, why in BEYOND_THE_DOCUMENT:
+        shown = fields.replace("|", "\\|") or "(a field name)"
+        out.append(f"| `{code}` on `{shown}` | {why} |")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -18,6 +18,10 @@ from .common import (CURRENCY_MAX, DELETE_UNDO_SECONDS, NAME_MAX, NOTES_MAX, PLA
 from .text import _clean_text, _duplicates, parse_stake
 from .transactions import _commit, _lock, check_open
 
+# House rules a table holds as whole numbers: points are stored whole; money is the stake's job
+# (the API's document says so too: schemas.per_game).
+WHOLE_AT_A_TABLE = ("unit", "base_stake")
+
 
 def table_problems(*, name, players, stake="0", currency="", notes="") -> list:
     """Every problem with a new table's name, player names, stake, currency and notes, each field
@@ -63,7 +67,7 @@ def create_table(*, game, name, players, stake="0", currency="", preset=None, ru
     if preset in ("", None):
         preset = None
     rules_value = module.rules_from_dict(dict(rules) if rules else None, preset=preset)
-    for key in ("unit", "base_stake"):  # points are stored as whole numbers; money is the stake's job
+    for key in WHOLE_AT_A_TABLE:
         value = getattr(rules_value, key, 1)
         if value != int(value):
             raise ScoringError(N_("The house rule '{key}' must be a whole number at a table. To play for "

@@ -10,16 +10,23 @@ Concurrent clients of the same uncomputed export wait on one file lock while the
 (one computation, not eight). Memory stays bounded: the export is written chunk by chunk and sent
 from the file. Computing an export spends the client's heavy-read budget by the table's size
 (:func:`companion.ratelimit.heavy_read_units`); a kept file costs only the request's one unit.
+
+A client that accepts gzip (every browser, ``curl --compressed``) gets the kept file compressed: the
+compressed copy is written once, beside the file, the first time one is asked for, never per request
+(a JSON export is about a tenth of its size compressed, so a worker thread is held a tenth as long by a
+client reading slowly). The compressed answer has its own ETag (``…-gz``) and ``Vary: Accept-Encoding``.
 """
 from __future__ import annotations
 
 import fcntl
+import gzip
 import hashlib
+import shutil
 import os
 import tempfile
 from pathlib import Path
 
-from flask import Response, current_app, send_file, stream_with_context
+from flask import Response, current_app, request, send_file, stream_with_context
 
 from .. import ratelimit
 from ..models import Table
@@ -65,7 +72,7 @@ def _prune(folder: Path, keep: Path) -> None:
             break
         if path == keep:
             continue
-        for gone in (path, path.with_suffix(path.suffix + ".lock")):
+        for gone in (path, path.with_suffix(path.suffix + ".lock"), _gzipped(path)):
             try:
                 gone.unlink()
             except FileNotFoundError:
@@ -102,6 +109,37 @@ def kept_export(table: Table, kind: str, chunks) -> Path:
     return path
 
 
+def _gzipped(path: Path) -> Path:
+    return path.with_suffix(path.suffix + ".gz")
+
+
+def kept_gzip(path: Path) -> Path:
+    """The compressed copy of a kept export, written once (under the export's lock) from its file."""
+    packed = _gzipped(path)
+    if packed.exists():
+        return packed
+    with open(path.with_suffix(path.suffix + ".lock"), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not packed.exists():
+                handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+                try:
+                    with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6,
+                                                                       mtime=0) as out, open(path, "rb") as source:
+                        shutil.copyfileobj(source, out, 1 << 20)
+                    os.replace(temporary, packed)
+                except BaseException:
+                    Path(temporary).unlink(missing_ok=True)
+                    raise
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return packed
+
+
+def _wants_gzip() -> bool:
+    return request.accept_encodings["gzip"] > 0 or request.accept_encodings["x-gzip"] > 0
+
+
 def cached_download(table: Table, kind: str, chunks, content_type: str, filename: str | None = None):
     """The conditional answer of an export (304 for a client holding this revision), its bytes from
     the file kept for the table's revision."""
@@ -113,12 +151,20 @@ def cached_download(table: Table, kind: str, chunks, content_type: str, filename
             return response
         return conditional(table_etag(table, kind), streamed)
 
+    packed = _wants_gzip()
+
     def answer():
         path = kept_export(table, kind, chunks)
+        if packed:
+            path = kept_gzip(path)
         response = send_file(path, mimetype=content_type, conditional=False, etag=False, last_modified=None,
                              max_age=None)
         response.headers["Content-Type"] = content_type
+        if packed:
+            response.headers["Content-Encoding"] = "gzip"
         if filename:
             response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
-    return conditional(table_etag(table, kind), answer)
+    response = conditional(table_etag(table, kind) + ("-gz" if packed else ""), answer)
+    response.vary.add("Accept-Encoding")
+    return response

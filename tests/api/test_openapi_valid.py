@@ -96,3 +96,63 @@ def test_the_api_page_shows_the_bearer_header_whole(client):
     for lang in ("en", "zh", "ar"):
         page = client.get(f"/api?lang={lang}").get_data(as_text=True)
         assert "Bearer &lt;token&gt;" in page, lang
+
+
+MORE_CASES = [  # issue 31, session 2: refusals schemathesis found valid by the document, now invalid by it
+    ("/api/v1/check", "post", {"game": "gandengyan", "play": "5", "rules": {"unit": 0}},
+     {"game": "gandengyan", "play": "5", "rules": {"unit": 2}}),
+    ("/api/v1/tables", "post", {**T, "rules": {"unit": 0.5}}, {**T, "rules": {"unit": 2}}),
+    ("/api/v1/settle", "post", {**SETTLE_GDY, "winner": None}, SETTLE_GDY),
+    ("/api/v1/settle", "post", {**SETTLE_GDY, "losers": {}}, SETTLE_GDY),
+]
+
+
+@pytest.mark.parametrize("path, method, refused, twin", MORE_CASES)
+def test_more_refusals_the_document_says(document, client, path, method, refused, twin):
+    test_what_the_server_refuses_the_document_refuses(document, client, path, method, refused, twin)
+
+
+def test_a_players_entry_needs_a_name_by_the_document_too(document, client):
+    table = client.post("/api/v1/tables", json=T).get_json()
+    auth = {"Authorization": f"Bearer {table['token']}"}
+    path = f"/api/v1/tables/{table['id']}/players"
+    for refused in (["A", "B", ""], ["A", "B", {"name": " "}], ["A", "B", "B"]):
+        assert not _valid(document, "/api/v1/tables/{public_id}/players", "put", {"players": refused}), refused
+        assert client.put(path, json={"players": refused}, headers=auth).status_code == 400, refused
+    twin = ["A", "B", {"name": "Cy", "was": "C"}]
+    assert _valid(document, "/api/v1/tables/{public_id}/players", "put", {"players": twin})
+    assert client.put(path, json={"players": twin}, headers=auth).status_code == 200
+
+
+def test_what_the_document_cannot_say_is_listed_and_matched_exactly():
+    """The schemathesis check allows a refusal only by its code and field, each listed in docs/api.md."""
+    from pathlib import Path
+
+    from companion.schemas.per_game import BEYOND_THE_DOCUMENT, beyond_the_document
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text.split("## What the document cannot say", 1)[1]
+    for code, _fields, why in BEYOND_THE_DOCUMENT:
+        assert f"| `{code}` on `" in section and why in section, code
+    assert beyond_the_document("unknown_winner", "winner") and beyond_the_document("bad_text", None)
+    assert not beyond_the_document("bad_rules", "rules.unit")  # the document says a unit's range
+    assert not beyond_the_document("unknown_winner", "losers")  # the code, but not that field
+    assert not beyond_the_document("required", "players.2")  # an entry's name: the document says it
+
+
+def test_the_docs_statements_are_the_servers(client):
+    """docs/api.md's opening statements (415 for another Content-Type; a new table needs a name, and
+    null is no name) against the server."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "refused, 415\n  `unsupported_media_type`" in text and "400 `required`, \"The table needs a name.\"" in text
+    answer = client.post("/api/v1/check", data='{"game": "gandengyan", "play": "5"}', content_type="text/plain")
+    assert answer.status_code == 415 and answer.get_json()["error"]["code"] == "unsupported_media_type"
+    for name in (None, "", "  "):
+        answer = client.post("/api/v1/tables", json={**T, "name": name})
+        error = answer.get_json()["error"]
+        assert (answer.status_code, error["code"], error["field"]) == (400, "required", "name"), name
+        assert error["message"] == "The table needs a name.", name
+    answer = client.post("/api/v1/tables", json={k: v for k, v in T.items() if k != "name"})
+    assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "required"

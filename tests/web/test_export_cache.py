@@ -78,3 +78,25 @@ def test_computing_an_export_spends_the_budget_by_its_size(app_maker, tmp_path):
     other = cheap.test_client()
     for path in (api, api, f"/t/{table['id']}/export.csv"):
         assert other.get(path, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/t/{id}/export.csv", "/api/v1/tables/{id}/export"])
+def test_a_client_that_takes_gzip_gets_the_kept_file_compressed_once(app_maker, tmp_path, path):
+    """The compressed copy is written once per revision beside the kept file, never per request: the
+    second gzip answer reads no hand and writes no file; it is the same bytes as the plain answer."""
+    import gzip
+
+    app = app_maker(EXPORT_CACHE_DIR=str(tmp_path))
+    client = app.test_client()
+    url = path.format(id=_table(client)["id"])
+    plain = client.get(url)
+    packed, seen = statements_during(app, lambda: client.get(url, headers={"Accept-Encoding": "gzip, deflate"}))
+    assert packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    assert gzip.decompress(packed.data) == plain.data and not _hand_reads(seen)
+    assert packed.headers["ETag"] != plain.headers["ETag"]  # each representation its own ETag
+    written = {p: p.stat().st_mtime_ns for p in tmp_path.glob("*.gz")}
+    assert len(written) == 1
+    again = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert again.data == packed.data and {p: p.stat().st_mtime_ns for p in tmp_path.glob("*.gz")} == written
+    assert client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]}).status_code == 304
+    assert "Content-Encoding" not in plain.headers  # the twin: a client without gzip gets the file as it is

@@ -47,6 +47,8 @@ class _ParamSwitch(Switch):
 
 
 class _UnitSwitch(Switch):
+    bounds = {"exclusiveMinimum": True, "maximum": 1_000_000}  # as coerce says (for the API's document)
+
     def coerce(self, value: Any) -> Any:
         number = Switch.coerce(self, value)
         if number <= 0 or number > 1_000_000:
