@@ -82,17 +82,28 @@ def _fields(schema: dict, schemas: dict) -> list[str]:
             notes.append("may be null")
         if prop.get("deprecated"):
             notes.append("**deprecated**")
-        for key, label in (("minimum", "≥"), ("maximum", "≤"), ("maxLength", "at most chars:")):
-            if key in prop:
-                notes.append(f"{label} {prop[key]}")
+        notes.extend(_bounds(prop))
         text = f"- `{name}` ({_type(prop, schemas)}{'; ' + ', '.join(notes) if notes else ''})"
         if prop.get("description"):
             text += f": {prop['description']}"
         lines.append(text)
         for key, inner in (prop.get("properties") or {}).items() if name == "rules" else ():  # each switch
-            lines.append(f"  - `{key}` ({_type(inner, schemas)}"
-                         + (f"; ≥ {inner['minimum']}" if "minimum" in inner else "") + ")")
+            lines.append(f"  - `{key}` ({'; '.join([_type(inner, schemas), *_bounds(inner)])})")
     return lines
+
+
+def _bounds(prop: dict) -> list:
+    """The document's limits of a value, in words (the same keywords the server's checks match)."""
+    notes = []
+    labels = (("minimum", ">" if prop.get("exclusiveMinimum") is True else "≥"), ("maximum", "≤"),
+              ("minLength", "at least chars:"), ("maxLength", "at most chars:"), ("minItems", "at least items:"),
+              ("maxItems", "at most items:"), ("minProperties", "at least entries:"))
+    for key, label in labels:
+        if key in prop:
+            notes.append(f"{label} {prop[key]}")
+    if prop.get("uniqueItems"):
+        notes.append("no two alike")
+    return notes
 
 
 def render() -> str:
