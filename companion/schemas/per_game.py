@@ -210,9 +210,9 @@ BEYOND_THE_DOCUMENT = (
                                          "the engine can read the cards as"),
     ("bomb_size", r"bombs_played\..*", "the sizes a bomb can have depend on the house rules"),
     ("damaged", r".*", "an import's checksum is the SHA-256 of the rest of the file"),
-    ("bad_text", r"|table\..*|players\..*|hands\..*|events\..*|stakes\..*",
-     "a control character in a field name, or in a free value of an imported file: OpenAPI 3.0 has no "
-     "`propertyNames` (the strings the document describes carry the readable-text pattern)"),
+    ("bad_text", r".*", "a control character in a field name (OpenAPI 3.0 has no `propertyNames`) or anywhere in "
+                        "an imported file (a free-form document): every string the document describes carries "
+                        "the readable-text pattern, so only these reach the server"),
     ("invisible", r".*", "an invisible or text-direction character in a name (Unicode format characters: "
                          "a pattern of ECMA regular expressions without \\p{Cf} cannot list them all)"),
     ("bad_stake", r"stake", "a stake written as a JSON number with more than 4 decimals: binary floats make "
