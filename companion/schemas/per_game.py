@@ -215,6 +215,9 @@ BEYOND_THE_DOCUMENT = (
                         "the readable-text pattern, so only these reach the server"),
     ("invisible", r".*", "an invisible or text-direction character in a name (Unicode format characters: "
                          "a pattern of ECMA regular expressions without \\p{Cf} cannot list them all)"),
+    ("too_long", r"players\..*|name|currency|notes|first_dealer", "a text within its limit as sent but longer "
+                                                                 "once normalised (NFKC: \"ﬃ\" is three letters), "
+                                                                 "as every name is stored"),
     ("bad_stake", r"stake", "a stake written as a JSON number with more than 4 decimals: binary floats make "
                             "`multipleOf: 0.0001` unreliable; write such a stake as text (\"0.5\")"),
     ("request_entity_too_large", r".*", "a body over its size in bytes (64 KiB, 8 KiB for a hand)"),
