@@ -100,6 +100,22 @@ def test_every_link_of_the_readme_and_docs_resolves_inside_the_project():
     assert problems(ROOT, doc_files(ROOT)) == []
 
 
+def test_the_readme_stays_a_front_door():
+    """Two screens at most: what it is, the pictures, the two commands and links. At 2.1 KB it
+    rendered 1,463 px tall at 1280 px wide with its three pictures (3 Dec 2026); the budget leaves
+    room for a few more lines, not for a manual (that goes in docs/). Each picture is a phone's
+    screen, 390×844, as scripts/screenshot_readme.py draws it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme) <= 3500 and readme.count("\n") <= 60, (len(readme), readme.count("\n"))
+    pictures = [t for _, line in prose_lines(readme) for t in HTML_LINK.findall(line) + MD_LINK.findall(line)
+                if t.endswith(".png")]
+    assert pictures
+    for picture in pictures:
+        header = (ROOT / picture).read_bytes()[:24]
+        assert header[:8] == b"\x89PNG\r\n\x1a\n", picture
+        assert (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")) == (390, 844), picture
+
+
 def test_no_doc_names_a_file_outside_the_clone():
     """The design card and the rules specs the project was built from are not in the repository."""
     for path in doc_files(ROOT):
