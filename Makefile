@@ -119,6 +119,7 @@ load: $(VENV)/.dev translations
 # The README's pictures (docs/img/table-*.png): the table page at 390×844 in en, zh and ar, drawn
 # again from a demo table by Playwright and Debian's Chromium. Run it when the table page changes.
 screenshot: $(VENV)/.dev translations
+	@bash scripts/system_deps.sh chromium fonts-noto-cjk
 	$(BIN)/python scripts/screenshot_readme.py
 
 clean:
