@@ -54,3 +54,13 @@ def test_each_suit_reading_keeps_its_own_pin(client):
     pinned = client.get("/check?" + urlencode({"game": D, "previous": "8 8", "play": "JK 10h Kh",
                                                "play_as": "5s 10h Kh"})).get_data(as_text=True)
     assert re.search(r'id="reading-used".*?5s 10h Kh', pinned, re.S)
+
+
+@pytest.mark.parametrize("play, line", [
+    ("JK 10h Kh", "all readings: 510k 5h 10h Kh; 510k 5s 10h Kh"),
+    ("5h 10h Kh", None),                                                 # one reading: no list
+])
+def test_the_cli_names_each_reading_with_its_suits(runner, play, line):
+    output = runner.invoke(args=["check", "--game", D, "8 8", play]).output
+    assert "reading used: 510k 5h 10h Kh" in output
+    assert (line in output) if line else ("all readings" not in output)
