@@ -143,6 +143,7 @@ def test_table_page_says_the_games_words(client, table):
     assert "Landlord night" in text and game.TITLE in text
     assert str(game.NEXT_DEALER_WORD) in text and "Ann" in text
     assert "Bombs played: double for each bomb" in text  # the switch and its value in words
+    assert str(game.WORDS.presets["standard"]) in text and "Preset: standard." not in text  # the preset too
 
 
 @pytest.mark.parametrize("preset, said, not_said", [
