@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 5000
 TRANSLATIONS := companion/translations
 
-.PHONY: run dev test test-sqlite test-pg bench load guards mutants system-deps translations messages clean
+.PHONY: run dev test test-sqlite test-pg bench load guards mutants system-deps translations messages screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -116,6 +116,12 @@ load: $(VENV)/.dev translations
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  PG_DURABLE=1 bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
 	else echo "PostgreSQL is not installed: SQLite only"; $(BIN)/python bench/load.py; fi
+
+# The README's pictures (docs/img/table-*.png): the table page at 390×844 in en, zh and ar, drawn
+# again from a demo table by Playwright and Debian's Chromium. Run it when the table page changes.
+screenshot: $(VENV)/.dev translations
+	@bash scripts/system_deps.sh chromium fonts-noto-cjk
+	$(BIN)/python scripts/screenshot_readme.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -172,11 +172,11 @@ def show(table: Table, number: int):
     hand = _hand(table, number)
     names = {p.id: p.name for p in table.players}
     points = {names[d.player_id]: d.points for d in hand.deltas}
-    settlement = scoring.hand_settlement(table, hand, points)
+    settled = scoring.hand_settlement(table, hand, points)
     played = [name for name in scoring.hand_players(hand) if name in points]  # the hand's own players, seat order
     played += [name for name in points if name not in played]
-    return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points, played=played,
-                           earlier=engine_message(settlement.earlier) if settlement.earlier is not None else None,
+    return render_template("hand.html", table=table, hand=hand, settlement=settled.settlement, points=points,
+                           played=played, earlier=engine_message(settled.earlier) if settled.earlier is not None else None,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
                            action=ActionForm(), dealer=scoring.current_dealer(table),
                            arch_names=scoring.engine_for(table.game).OUTCOME_NAMES)
