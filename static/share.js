@@ -1,4 +1,4 @@
-// Review pages: "Share as picture". Draws what the server wrote into #share-picture-data (the
+// Review pages: "Share as picture". Draws what the server wrote into #share-picture's data-picture (the
 // standings, points, money and the fewest transfers, every word already in the page's language)
 // on a canvas with the phone's own fonts, in the page's direction (right to left in Arabic), as a
 // PNG; shares it with the phone's share sheet (Web Share with files) where it has one, downloads it
@@ -130,11 +130,11 @@
   }
 
   function ready() {
-    var source = document.getElementById("share-picture-data"), button = document.getElementById("share-picture");
-    if (!source || !button || !window.HTMLCanvasElement) return;
+    var button = document.getElementById("share-picture");
+    if (!button || !button.dataset.picture || !window.HTMLCanvasElement) return;
     var status = document.getElementById("share-picture-status");
     var data;
-    try { data = JSON.parse(source.textContent); } catch (e) { return; }
+    try { data = JSON.parse(button.dataset.picture); } catch (e) { return; }
     var rtl = (document.documentElement.dir || "").toLowerCase() === "rtl";
     var made = null;
     function make() {

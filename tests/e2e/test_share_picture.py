@@ -102,7 +102,7 @@ def test_summary_picture_is_downloaded_where_the_phone_cannot_share_files(page: 
     expect(button).to_be_visible()
     expect(button).to_have_text("Share as picture")
     assert page.evaluate("!!(navigator.canShare && navigator.canShare({files: [new File(['x'], 'x.png')]}))") is False
-    data = page.evaluate("JSON.parse(document.getElementById('share-picture-data').textContent)")
+    data = page.evaluate("JSON.parse(document.getElementById('share-picture').dataset.picture)")
     money = page.locator("#final-standings tbody tr").first.locator("td.money").inner_text()
     assert data["rows"][0][2] == money  # the page's own figures, not computed again
     assert data["headers"] == ["Player", "Points", "Money"] and data["transfers_title"] == "Settle up"
@@ -124,7 +124,7 @@ def test_settle_up_picture_goes_to_the_share_sheet_in_arabic(browser, browser_co
         button = page.locator("#share-picture")
         expect(button).to_be_visible()
         assert button.inner_text() != "Share as picture"  # in the page's language
-        data = page.evaluate("JSON.parse(document.getElementById('share-picture-data').textContent)")
+        data = page.evaluate("JSON.parse(document.getElementById('share-picture').dataset.picture)")
         lines = page.locator("#transfers li").all_inner_texts()
         assert len(data["transfers"]) == len(lines) >= 1
         button.click()
