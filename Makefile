@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 5000
 TRANSLATIONS := companion/translations
 
-.PHONY: run dev test test-sqlite test-pg bench load guards mutants system-deps translations messages clean
+.PHONY: run dev test test-sqlite test-pg bench load guards mutants system-deps translations messages screenshot clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,8 +51,9 @@ system-deps:
 # one process). Every worker has its own temporary folder, SQLite file and PostgreSQL database, and
 # every server binds a free port; a file's tests stay on one worker (module fixtures are made once),
 # the longest files start first (tests/conftest.py: FIRST, SPREAD). Tests that stop the PostgreSQL
-# server itself (marked serial) run alone after the parallel run. The fuzz keeps its full size
-# unless FUZZ_REQUESTS is set. Each run prints its ten slowest tests and its wall time; make test
+# server itself (marked serial) run alone after the parallel run (only their files are collected). The PostgreSQL run leaves out the
+# tests marked any_database (tests/conftest.py ANY_DATABASE: nothing in them depends on the database) and
+# fuzzes 3,000 requests (the SQLite run's fuzz keeps its full size, 10,000) unless FUZZ_REQUESTS is set. Each run prints its ten slowest tests and its wall time; make test
 # ends with the ten slowest of both runs and the total.
 JOBS   ?= auto
 PYTEST := $(BIN)/python -m pytest -q --durations=10 -n $(JOBS) --dist loadfile
@@ -92,8 +93,8 @@ mutants: $(VENV)/.dev
 
 # The database-backed tests again, on a throwaway PostgreSQL cluster.
 test-pg: $(VENV)/.dev translations node_modules/.bin/html-validate
-	@start=$$(date +%s); bash scripts/with_pg.sh sh -c '$(PYTEST) -m "db and not serial" -p no:playwright tests \
-	  && $(BIN)/python -m pytest -q -m "db and serial" -p no:playwright tests' || exit $$?; \
+	@start=$$(date +%s); bash scripts/with_pg.sh sh -c 'FUZZ_REQUESTS=$${FUZZ_REQUESTS:-3000} $(PYTEST) -m "db and not serial and not any_database" -p no:playwright tests \
+	  && $(BIN)/python -m pytest -q -m "db and serial" -p no:playwright $$(grep -rl "pytest.mark.serial" tests --include="test_*.py")' || exit $$?; \
 	  echo "PostgreSQL run: $$(( $$(date +%s) - start )) s, load average: $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench: $(VENV)/.dev translations
@@ -115,6 +116,12 @@ load: $(VENV)/.dev translations
 	@if ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  PG_DURABLE=1 bash scripts/with_pg.sh $(BIN)/python bench/load.py; \
 	else echo "PostgreSQL is not installed: SQLite only"; $(BIN)/python bench/load.py; fi
+
+# The README's pictures (docs/img/table-*.png): the table page at 390×844 in en, zh and ar, drawn
+# again from a demo table by Playwright and Debian's Chromium. Run it when the table page changes.
+screenshot: $(VENV)/.dev translations
+	@bash scripts/system_deps.sh chromium fonts-noto-cjk
+	$(BIN)/python scripts/screenshot_readme.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

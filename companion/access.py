@@ -22,6 +22,7 @@ import base64
 import hashlib
 import hmac
 import re
+import unicodedata
 from typing import Any
 
 from flask import current_app
@@ -107,17 +108,29 @@ def reset_token(table: Table) -> str:
 # The table PIN
 
 
+def pin_digits(pin: Any) -> str | None:
+    """The one reading of a typed PIN (every door: the PIN form, the join form, a pasted key): 6
+    decimal digits of any script (full-width ０１２, Arabic-Indic ٠١٢, Persian ۰۱۲ …, as a phone's
+    keyboard may type them) as the ASCII digits 0–9, spaces around dropped; None if it is not 6 digits."""
+    if not isinstance(pin, str) or len(pin) > 40:
+        return None
+    ascii_digits = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in pin.strip())
+    return ascii_digits if PIN_PATTERN.fullmatch(ascii_digits) else None
+
+
 def valid_pin(pin: Any) -> bool:
-    return isinstance(pin, str) and PIN_PATTERN.fullmatch(pin) is not None
+    return pin_digits(pin) is not None
 
 
 def set_pin(table: Table, pin: str | None) -> None:
-    """Set (6 digits) or clear (None) the table's PIN. Commits."""
-    if pin is not None and not valid_pin(pin):
+    """Set (6 digits, read by :func:`pin_digits`) or clear (None) the table's PIN. Commits."""
+    digits = pin_digits(pin) if pin is not None else None
+    if pin is not None and digits is None:
         raise ValueError("a PIN is 6 digits")
-    table.pin_hash = generate_password_hash(pin) if pin is not None else None
+    table.pin_hash = generate_password_hash(digits) if digits is not None else None
     db.session.commit()
 
 
 def check_pin(table: Table, pin: Any) -> bool:
-    return bool(table.pin_hash) and valid_pin(pin) and check_password_hash(table.pin_hash, pin)
+    digits = pin_digits(pin)
+    return bool(table.pin_hash) and digits is not None and check_password_hash(table.pin_hash, digits)

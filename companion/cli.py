@@ -46,7 +46,7 @@ def _print_answers(answer: dict) -> None:
                                    "can_beat": answer["can_beat"]}]
     for one in sets:
         if len(sets) > 1 and one["reading"]:
-            click.echo(f"as {one['reading']['type']} {one['reading']['reading']}:")
+            click.echo(f"as {one['reading']['type']} {one['reading']['read_as']}:")
         if not one["can_beat"]:
             click.echo("  cannot beat it" if len(sets) > 1 else "cannot beat it")
         for item in one["answers"]:
@@ -100,9 +100,9 @@ def init_app(app: Flask) -> None:
             word = "legal" if answer["legal"] else "illegal"
             click.echo(f"{word} ({answer['code']}): {answer['reason']}")
             if answer["play"]:
-                click.echo(f"reading used: {answer['play']['type']} {answer['play']['reading']}")
+                click.echo(f"reading used: {answer['play']['type']} {answer['play']['read_as']}")
             if len(answer["readings"]) > 1:
-                click.echo("all readings: " + "; ".join(f"{r['type']} {r['reading']}" for r in answer["readings"]))
+                click.echo("all readings: " + "; ".join(f"{r['type']} {r['read_as']}" for r in answer["readings"]))
         sys.exit(0 if answer["legal"] else 1)
 
     @app.cli.command("answers")

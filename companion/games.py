@@ -1,6 +1,6 @@
 """The games as the faces read them: views of the engine's registry (:data:`companion.engine.ENGINES`)
 that read it on every use, never a copy made at import time, so that a game registered later (a
-third game, or the fake one of ``tests/web/test_third_game.py``) is everywhere the others are.
+third game, or the fixture game of ``tests/thirdgame``) is everywhere the others are.
 Reading a module's attribute is cheaper than any cache, so nothing is cached."""
 from __future__ import annotations
 

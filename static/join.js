@@ -54,6 +54,9 @@
     var form = document.getElementById("pin-form"), input = document.getElementById("table-pin"),
         error = document.getElementById("table-pin-error");
     if (!form || !input || !error) return;
+    // 6 decimal digits of any script (full-width ０１２, Arabic-Indic ٠١٢ …): the server reads them as 0–9
+    var six;
+    try { six = new RegExp("^\\p{Nd}{6}$", "u"); } catch (err) { six = /^[0-9\uFF10-\uFF19\u0660-\u0669\u06F0-\u06F9]{6}$/; }
     var clicked = null;
     form.addEventListener("click", function (e) { clicked = e.target.closest ? e.target.closest("button") : null; });
     function show(bad) {
@@ -65,9 +68,9 @@
       if (e.target !== form) return;
       var button = e.submitter || clicked;
       if (button && button.value === "clear") return;
-      if (!/^[0-9]{6}$/.test(input.value.trim())) { e.preventDefault(); e.stopPropagation(); show(true); input.focus(); }
+      if (!six.test(input.value.trim())) { e.preventDefault(); e.stopPropagation(); show(true); input.focus(); }
     }, true);
-    input.addEventListener("input", function () { if (!error.hidden && /^[0-9]{6}$/.test(input.value.trim())) show(false); });
+    input.addEventListener("input", function () { if (!error.hidden && six.test(input.value.trim())) show(false); });
   }
   if (document.readyState !== "loading") pinForm(); else document.addEventListener("DOMContentLoaded", pinForm);
 })();

@@ -66,7 +66,8 @@
     var timer = setTimeout(function () { if (ctrl) ctrl.abort(); }, TIMEOUT_MS);
     return fetch(url, {
       method: "POST", body: body, credentials: "same-origin", redirect: "follow", cache: "no-store",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" }, signal: ctrl ? ctrl.signal : undefined
+      // X-Outbox: sent (or sent again) by this script, so the same request id is a retry: "Saved."
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Outbox": "1" }, signal: ctrl ? ctrl.signal : undefined
     }).then(function (r) {
       return r.text().then(function (html) {
         clearTimeout(timer);

@@ -34,8 +34,25 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # no worker is left alone with one at the end (xdist would otherwise start the files with the most tests
 # first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
 # each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
-FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/deploy/", "tests/webkit/", "tests/e2e/")
+FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/bench/test_bench_scripts.py",
+         "tests/api/test_import_alterations.py", "tests/deploy/", "tests/webkit/", "tests/e2e/")
 SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
+# Tests of a file that each start servers or processes of their own (no module fixture shared): spread
+# one by one too, the file's other tests stay together (they share a module fixture).
+SPREAD_TESTS = {"tests/bench/test_bench_scripts.py": "test_the_bench_script_that_starts_servers_runs"}
+# Files whose tests use the database only as a place to put a table, and judge what no database changes
+# (the rule checker's verdicts, words and their languages, HTML validity, response headers): marked
+# ``any_database``, make test-pg leaves them out (the SQLite run has them). tests/guards/test_test_lists.py
+# checks that every file named here exists.
+ANY_DATABASE = (
+    "tests/api/test_check_api.py",          # POST /api/v1/check: the engine's verdict, no table read or written
+    "tests/api/test_answers_api.py",        # POST /api/v1/answers: the engine's answers
+    "tests/i18n/test_languages_right.py",   # translations, particles, isolates
+    "tests/i18n/test_read_as_written.py",   # the order words and numbers are read in
+    "tests/web/test_html_validate.py",      # html-validate on the rendered pages
+    "tests/web/test_security_headers.py",   # the headers of every route
+    "tests/web/test_rule_sentences.py",     # a table's rules page in the engine's sentences
+)
 
 _durations = None      # the file of TEST_DURATIONS
 _folder = None         # this worker's SQLite folder
@@ -83,6 +100,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         elif "app" in names or "live_server" in names:
             item.add_marker(pytest.mark.db)
+        if item.nodeid.startswith(ANY_DATABASE):
+            item.add_marker(pytest.mark.any_database)
 
 
 def pytest_xdist_make_scheduler(config, log):
@@ -94,7 +113,8 @@ def pytest_xdist_make_scheduler(config, log):
     class FileScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
-            return nodeid if path in SPREAD else path
+            alone = path in SPREAD or (path in SPREAD_TESTS and nodeid.startswith(f"{path}::{SPREAD_TESTS[path]}["))
+            return nodeid if alone else path
 
     config.option.loadscopereorder = False
     return FileScheduling(config, log)

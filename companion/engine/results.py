@@ -15,7 +15,9 @@ class Reading:
     ``rank``: the rank of a same-rank group, or the LOW rank of a sequence; ``length``: number of
     cards; ``cards``: the physical cards; ``values``: the rank each card stands for (jokers
     resolved), in the same order as a sorted reading; ``extra``: game-specific facts as
-    ``(key, value)`` pairs (e.g. ``suit`` and ``pure`` of a 510K, ``soft`` of a bomb).
+    ``(key, value)`` pairs (e.g. ``suit`` and ``pure`` of a 510K, ``soft`` of a bomb); ``suits``:
+    the suit each of ``values`` stands for when the reading depends on suits (a 510K whose natural
+    cards have suits: a joker takes the suit the reading gives it), else empty.
     """
 
     type: str
@@ -24,6 +26,7 @@ class Reading:
     cards: tuple
     values: tuple = ()
     extra: tuple = ()
+    suits: tuple = ()
 
     def get(self, key: str, default: Any = None) -> Any:
         return dict(self.extra).get(key, default)

@@ -37,6 +37,17 @@ def _reading_text(reading) -> str:
     return " ".join(RANK_NAMES.get(v, str(v)) for v in values) if values else format_cards(reading.cards)
 
 
+def _read_as_text(reading) -> str:
+    """The reading with the suit each card stands for when the reading depends on suits (the
+    engine's ``Reading.suits``), else the same as ``reading``: two readings that differ only by
+    suits (a pure and a mixed 510K) read differently."""
+    values = tuple(getattr(reading, "values", ()) or ())
+    suits = tuple(getattr(reading, "suits", ()) or ())
+    if not suits or len(suits) != len(values):
+        return _reading_text(reading)
+    return " ".join(RANK_NAMES.get(v, str(v)) + str(s) for v, s in zip(values, suits))
+
+
 def _extra(reading) -> dict:
     return {str(key): value if isinstance(value, (bool, int, float, str, type(None))) else str(value)
             for key, value in tuple(getattr(reading, "extra", ()) or ())}
@@ -48,6 +59,10 @@ class ReadingAnswer(Answer):
     type = _str()
     cards = fields.Function(lambda r: format_cards(r.cards), required=True, metadata={"type": "string"})
     reading = fields.Function(_reading_text, required=True, metadata={"type": "string"})
+    read_as = fields.Function(_read_as_text, required=True, metadata={
+        "type": "string", "description": "The reading with the suit each card stands for when the reading "
+                                         "depends on suits (\"5h 10h Kh\" pure, \"5s 10h Kh\" mixed: a joker "
+                                         "takes the suit the reading gives it), else the same as `reading`."})
     rank = fields.Function(lambda r: RANK_NAMES.get(r.rank, str(r.rank)), required=True, metadata={"type": "string"})
     length = fields.Integer(required=True)
     extra = fields.Function(_extra, required=True, metadata={"type": "object", "additionalProperties": {}})

@@ -148,9 +148,9 @@ class HandAnswer(Answer):
 def _explained(hand) -> dict:
     """A stored hand's steps, settled with its own players and stake (issue 29), and why today's
     rules would refuse it when it was recorded under earlier ones."""
-    settlement = scoring.hand_settlement(hand.table, hand)
-    return {"steps": settlement.steps,
-            "earlier_rules": settlement.earlier.message if settlement.earlier is not None else None}
+    settled = scoring.hand_settlement(hand.table, hand)
+    return {"steps": settled.settlement.steps,
+            "earlier_rules": settled.earlier.message if settled.earlier is not None else None}
 
 
 EARLIER_RULES = ("null, or why today's rules would refuse this stored hand (it was recorded under earlier rules, "

@@ -3,11 +3,11 @@ outcome uses) and settled by the table's engine. Nothing here stores anything.""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..engine.common import N_, EngineError
+from ..engine.common import N_, EngineError, Settlement, apply_stake
 from ..models import Table
 from .common import ScoringError, engine_for, table_rules
 from .factcheck import checked_facts
@@ -78,25 +78,16 @@ def _facts_players(facts: Any) -> list[str] | None:
 
 @dataclass(frozen=True)
 class HandSettlement:
-    """How a stored hand was settled, as every view shows it: the engine's Settlement fields, and
-    ``earlier``: for a hand the current engine refuses (it was recorded under earlier rules, which
-    accepted it), the engine's refusal (an EngineError: its message is the reason); then the steps
-    are those of the engine's reading of the hand as it was recorded (``settle_as_recorded``, when
-    it gives the stored points), else none, and the points are the stored ones."""
+    """How a stored hand was settled, as every view shows it: ``settlement``, the engine's own
+    :class:`~companion.engine.results.Settlement` (its steps, points, winners, arch, multiplier,
+    next dealer and tallies, under the engine's names, never copied), and ``earlier``: for a hand the
+    current engine refuses (it was recorded under earlier rules, which accepted it), the engine's
+    refusal (an EngineError: its message is the reason); then the settlement is the engine's reading
+    of the hand as it was recorded (``settle_as_recorded``, when it gives the stored points), else
+    one with no steps, the stored points and the stored outcome."""
 
-    steps: list
-    points: dict = field(default_factory=dict)
-    winners: list | None = None
-    arch: str | None = None
-    multiplier: int | None = None
-    next_dealer: str | None = None
-    tallies: dict = field(default_factory=dict)
+    settlement: Settlement
     earlier: EngineError | None = None
-
-    @classmethod
-    def of(cls, settlement, earlier: EngineError | None = None) -> "HandSettlement":
-        return cls(list(settlement.steps), dict(settlement.points), settlement.winners, settlement.arch,
-                   settlement.multiplier, settlement.next_dealer, dict(settlement.tallies), earlier)
 
 
 def as_recorded(table: Table, facts: Any, stake: Any = 1):
@@ -116,7 +107,7 @@ def hand_settlement(table: Table, hand, points: dict | None = None) -> HandSettl
     pinned rules; never None: a hand the current engine refuses is marked (``earlier``) and shown
     with its stored points (``points``: name -> stored points, by default read from its deltas)."""
     try:
-        return HandSettlement.of(settlement_for(table, hand.facts, hand.stake, _facts_players(hand.facts)))
+        return HandSettlement(settlement_for(table, hand.facts, hand.stake, _facts_players(hand.facts)))
     except EngineError as refusal:
         earlier = refusal
     if points is None:
@@ -124,10 +115,13 @@ def hand_settlement(table: Table, hand, points: dict | None = None) -> HandSettl
         points = {names[d.player_id]: int(d.points) for d in hand.deltas}
     reading = as_recorded(table, hand.facts, hand.stake)
     if reading is not None and {n: int(reading.points.get(n, 0)) for n in points} == points:
-        return HandSettlement.of(reading, earlier)
+        return HandSettlement(reading, earlier)
     outcome = hand.outcome or {}
-    return HandSettlement([], dict(points), outcome.get("winners"), outcome.get("arch"), outcome.get("multiplier"),
-                          hand.next_dealer, {}, earlier)
+    stored = Settlement(deltas=apply_stake({n: int(p) for n, p in points.items()}, hand.stake if hand.stake else 1),
+                        steps=[], points=dict(points),
+                        winners=outcome.get("winners"), arch=outcome.get("arch"),
+                        multiplier=outcome.get("multiplier"), next_dealer=hand.next_dealer)
+    return HandSettlement(stored, earlier)
 
 
 def _settle_points(table: Table, facts: dict, *, as_recorded: bool = False):

@@ -66,7 +66,7 @@ def join(table: Table):
     kind, secret = given_secret()
     if not secret or len(secret) > 200:
         return _answer(table, False, _("Enter the table's PIN, or paste its record link."), 400)
-    if secret.isascii() and secret.isdigit() and not access.valid_pin(secret):  # a PIN mistyped, not a link
+    if secret.isdecimal() and not access.valid_pin(secret):  # a PIN mistyped, not a link
         return _answer(table, False, _("A table PIN is exactly 6 digits (0–9): check it with a player who can "
                                        "record."), 400)
     if kind == "pin":

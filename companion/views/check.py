@@ -148,7 +148,7 @@ def _more(data: dict, result: dict | None, form: dict) -> dict:
         if len(readings) > 1:
             out["table_readings"] = [_table_reading(module, data, reading, pin) for reading, pin in readings]
     if result is not None and len(result["readings"]) > 1:
-        out["play_pins"] = {READING.dump(r)["reading"] + "|" + r.type: pin
+        out["play_pins"] = {READING.dump(r)["read_as"] + "|" + r.type: pin
                             for r, pin in scoring.pins(module, data["play"], rules, players) if pin}
     if previous:
         try:

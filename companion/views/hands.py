@@ -49,6 +49,29 @@ def _remember_saved(table: Table, hand: Hand, digest: str, request_id: str) -> N
                              "at": int(time.time())}
 
 
+def _mark_seen(table: Table, number: int) -> None:
+    """This phone showed the "Saved." page of the hand it saved last: a form sent again with that
+    hand's request id from now on is Back after Save (or a reload), no longer a double tap."""
+    last = session.get("last_saved")
+    if isinstance(last, dict) and last.get("t") == table.public_id and last.get("n") == number and not last.get("seen"):
+        session["last_saved"] = {**last, "seen": 1}
+
+
+def _sent_again_from_history(table: Table, request_id: str) -> bool:
+    """A plain form (no script: WebKit and Firefox give a page back from the back/forward cache
+    with its hidden request id, a reload posts it again) sent with the request id of a hand this
+    phone already saved, AFTER it showed that hand's "Saved." page or saved another one: the player
+    means a new hand, so the answer is the "This looks like hand N again" question, never a silent
+    "Saved.". A double tap or a retry whose answer was lost (nothing seen yet) stays one hand, and
+    the outbox's own retries (``X-Outbox``) are always retries."""
+    if request.headers.get("X-Outbox"):
+        return False
+    last = session.get("last_saved")
+    if not isinstance(last, dict) or last.get("t") != table.public_id:
+        return False
+    return last.get("r") != request_id or bool(last.get("seen"))
+
+
 def _looks_like_again(table: Table, digest: str, request_id: str) -> Hand | None:
     """The hand this phone saved moments ago with these very facts (still counting), if any."""
     last = session.get("last_saved")
@@ -149,6 +172,10 @@ def record(table: Table):
             expected_number=expected if expected is not None and expected > 0 else None)
         if created:
             _remember_saved(table, hand, digest, request_id)
+        elif _sent_again_from_history(table, request_id):
+            form.request_id.data = uuid.uuid4().hex  # "Yes, record it" makes a new hand
+            form.expected_number.data = str(table.hand_seq + 1)
+            return _render_form(table, form, status=409, duplicate=hand)
     except FormError:
         return _render_form(table, form, status=400)
     except scoring.Conflict as error:
@@ -172,11 +199,13 @@ def show(table: Table, number: int):
     hand = _hand(table, number)
     names = {p.id: p.name for p in table.players}
     points = {names[d.player_id]: d.points for d in hand.deltas}
-    settlement = scoring.hand_settlement(table, hand, points)
+    settled = scoring.hand_settlement(table, hand, points)
+    if request.args.get("saved") == "1":
+        _mark_seen(table, hand.number)
     played = [name for name in scoring.hand_players(hand) if name in points]  # the hand's own players, seat order
     played += [name for name in points if name not in played]
-    return render_template("hand.html", table=table, hand=hand, settlement=settlement, points=points, played=played,
-                           earlier=engine_message(settlement.earlier) if settlement.earlier is not None else None,
+    return render_template("hand.html", table=table, hand=hand, settlement=settled.settlement, points=points,
+                           played=played, earlier=engine_message(settled.earlier) if settled.earlier is not None else None,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
                            action=ActionForm(), dealer=scoring.current_dealer(table),
                            arch_names=scoring.engine_for(table.game).OUTCOME_NAMES)

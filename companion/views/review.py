@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from .. import review
+from .. import review, scoring
 from ..i18n import imported_mark, tr
 from ..models import Table
 from .chart import chart_css, running_totals_svg
@@ -157,7 +157,28 @@ def _settle_context(table: Table, rows=None) -> dict:
     text_lines = _transfer_lines(table, result.transfers, result.in_money, html=False)
     copy_text = "\n".join([f"{table.name} · {_('Settle up')}"] + text_lines)
     return {"transfers": _transfer_lines(table, result.transfers, result.in_money, html=True),
-            "rounding_notes": notes, "in_money": result.in_money, "copy_text": copy_text}
+            "rounding_notes": notes, "in_money": result.in_money, "copy_text": copy_text,
+            "picture": _picture(table, rows if rows is not None else review.standings(table), result)}
+
+
+_FSI, _LRI, _PDI = "\u2068", "\u2066", "\u2069"  # isolates: a name or an amount keeps its own direction
+
+
+def _picture(table: Table, rows, result) -> dict:
+    """What "Share as picture" draws (static/share.js only lays it out): every text already in the
+    page's language, every number already written (signed points, money), the fewest transfers."""
+    for_money = scoring.in_money(table)
+    transfers = [_("%(payer)s pays %(payee)s %(amount)s", payer=_FSI + t.payer + _PDI, payee=_FSI + t.payee + _PDI,
+                   amount=_LRI + unsigned_amount(t.amount, table, result.in_money) + _PDI) for t in result.transfers]
+    return {
+        "title": table.name, "headers": [_("Player"), _("Points")] + ([_("Money")] if for_money else []),
+        "rows": [[row.name, _signed(row.points)] + ([money(row.money, table)] if for_money else [])
+                 for row in rows],
+        "transfers_title": _("Settle up"),
+        "transfers": transfers or [_("Everyone is square: nobody pays anybody.")],
+        "note": "" if result.in_money else _("This table plays for no money, so these are points."),
+        "footer": _("Card Table Companion"), "filename": "standings.png",
+    }
 
 
 def _duration(delta) -> str:

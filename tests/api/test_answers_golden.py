@@ -179,10 +179,20 @@ def _canonical(value) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, indent=1)
 
 
+def _played_only(answers: dict) -> dict:
+    """``/games`` lists every registered game; the night plays the games it opened tables of, and only
+    those are compared, so a game added to the registry (docs/engine.md, "Adding a third game") needs
+    no new golden file: the registry-wide tests check it."""
+    played = {answer["game"] for key, answer in answers.items() if key.startswith("create ")}
+    for key in ("games", "games zh"):
+        answers[key] = {**answers[key], "games": {g: v for g, v in answers[key]["games"].items() if g in played}}
+    return answers
+
+
 def test_every_answer_is_the_same_as_before(api, live_server):
     runner = live_server.app.test_cli_runner()
     r = _night(api, runner)
-    got = {key: r.normal(value) for key, value in r.answers.items()}
+    got = _played_only({key: r.normal(value) for key, value in r.answers.items()})
     if os.environ.get("GOLDEN_UPDATE"):
         GOLDEN.write_text(_canonical(got) + "\n", encoding="utf-8")
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))

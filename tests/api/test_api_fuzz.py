@@ -9,6 +9,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from companion.engine import ENGINES
+
 from api_helpers import http
 
 NAMES = ["A", "B", "C", "D", "P1", "P2", "P3", "P4", "", "Ana", "<b>x</b>", "王"]
@@ -34,13 +36,11 @@ def maybe(strategy):
 
 
 GAME = st.integers(0, 9).flatmap(lambda i: st.sampled_from(["干瞪眼", "poker", "", "DAGONG"]) if i == 7
-                                 else st.sampled_from(["gandengyan", "dagong"]))
+                                 else st.sampled_from(list(ENGINES)))  # the registry, never a list by hand
 def _switch_values():
     """Every real house-rule switch of both games with its allowed values (plus a few wrong ones)."""
-    from companion.engine import dagong, gandengyan
-
     pairs = []
-    for module in (gandengyan, dagong):
+    for module in ENGINES.values():
         for key, switch in module.SWITCHES.items():
             values = list(switch.choices) or [0, 1, 2, 5, 20, 64, 100, 105]
             pairs.append((key, values))

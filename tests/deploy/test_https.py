@@ -12,7 +12,7 @@ import time
 from playwright.sync_api import expect
 
 from proxy import NGINX_CONF, caddy_proxy, main_config, nginx_check, require_tools, site_config
-from e2e_helpers import ARTIFACTS
+from e2e_helpers import shot
 from test_journey import open_table, record_gandengyan
 from test_offline import fill_hand, outbox, ready, wait_for_service_worker, wait_until
 
@@ -180,8 +180,7 @@ def test_an_evening_over_https(browser_type, browser_type_launch_args, browser_c
         expect(wake).to_have_attribute("aria-pressed", "false")
         wake.click()
         expect(wake).to_have_attribute("aria-pressed", "true")
-        ARTIFACTS.mkdir(exist_ok=True)
-        a.screenshot(path=str(ARTIFACTS / "https-evening.png"), full_page=True)
+        shot(a, "https-evening")
     finally:
         browser.close()
     log = deployment.upstream_log.read_text()

@@ -29,11 +29,34 @@ def chromium_launch_args(launch_args: dict) -> dict:
     return {**launch_args, "executable_path": CHROMIUM, "args": ARGS}
 
 
+def phone_context(browser, scheme: str = "light", **more):
+    """A new browser context the size of the phone the app is made for (390×844, touch), in the
+    colour ``scheme``, one device pixel a CSS pixel unless ``more`` says otherwise."""
+    return browser.new_context(**{**PHONE, "device_scale_factor": 1, "color_scheme": scheme, **more})
+
+
+def shot(target, name: str, directory=ARTIFACTS, *, full_page: bool = True, fits: bool = False) -> None:
+    """The one way the tests take a screenshot: of a page (the whole page unless ``full_page`` is
+    False) or of a locator, to ``<directory>/<name>.png`` (tests/e2e/artifacts/ unless told). A
+    directory that is None or empty (an opt-in directory from the environment, not set) takes none.
+    ``fits``: the page must fit the phone's width first (no sideways scrolling)."""
+    if not directory:
+        return
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = str(directory / f"{name}.png")
+    if hasattr(target, "goto"):  # a page
+        if fits:
+            assert target.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"], (
+                target.url, name)
+        target.screenshot(path=path, full_page=full_page)
+    else:  # a locator: its own box
+        target.screenshot(path=path)
+
+
 def screenshots_in_languages(page: Page, url: str, name: str, languages=("en", "zh", "ar")) -> None:
     """``url`` in each language: it must fit the phone's width (no sideways scrolling), and a full-page
     screenshot ``<name>-<lang>.png`` goes to tests/e2e/artifacts/."""
-    ARTIFACTS.mkdir(exist_ok=True)
     for lang in languages:
         page.goto(f"{url}{'&' if '?' in url else '?'}lang={lang}")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390, (url, lang)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-{lang}.png"), full_page=True)
+        shot(page, f"{name}-{lang}", fits=True)

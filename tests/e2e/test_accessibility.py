@@ -1,7 +1,14 @@
 """axe-core (vendored, see vendor/README.md) on every page a player sees, in English and Arabic,
 light and dark: no serious or critical violation, also on the rule checker (a legal and an illegal
-verdict with "What beats this?" open, an ambiguous table play), the rules pages and the API help."""
+verdict with "What beats this?" open, an ambiguous table play), the rules pages and the API help.
+
+Each page is loaded once per language: every axe rule runs in the light theme, then the page is switched
+to the dark theme (color-scheme emulation, same page) and the colour rules run again. The dark theme
+changes colours only (``test_the_dark_theme_changes_colours_only`` holds the style sheets to that), so
+no other rule can answer differently in the dark."""
+import glob
 import os
+import re
 
 import pytest
 from playwright.sync_api import Page
@@ -46,20 +53,31 @@ def pages(live_server):
     return keys, paths
 
 
-def serious(page: Page) -> list:
+# The axe rules that read colours: the only ones the dark theme can change.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+# What a dark-theme block of a style sheet may set: colours (custom properties hold colours too).
+COLOUR_PROPERTY = re.compile(r"^(--[\w-]+|color|background(-color)?|border(-\w+)?-color|outline-color|fill|stroke)$")
+
+
+def serious(page: Page, rules: list | None = None) -> list:
+    """axe's serious and critical violations on this page (every rule, or only ``rules``)."""
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # folded panels too
-    page.add_script_tag(path=AXE)
-    result = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=AXE)
+    options = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
+    result = page.evaluate("""async (options) => (await axe.run(document, options)).violations
         .filter(v => v.impact === 'serious' || v.impact === 'critical')
-        .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""")
+        .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))""",
+                           options)
     return result
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_no_serious_accessibility_violations(browser, live_server, pages, lang, scheme):
+def test_no_serious_accessibility_violations(browser, live_server, pages, lang):
     keys, paths = pages
-    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, color_scheme=scheme,
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, color_scheme="light",
                                   locale=lang)
     page = context.new_page()
     for key in keys:                                       # this phone may record at both tables
@@ -67,10 +85,55 @@ def test_no_serious_accessibility_violations(browser, live_server, pages, lang, 
         page.wait_for_load_state("networkidle")            # join.js has joined
     found = {}
     for path in paths:
+        page.emulate_media(color_scheme="light")
         response = page.goto(f"{live_server}{path}{'&' if '?' in path else '?'}lang={lang}")
         assert response.ok, path
-        problems = serious(page)
-        if problems:
-            found[path] = problems
+        if problems := serious(page):
+            found[f"{path} (light)"] = problems
+        page.emulate_media(color_scheme="dark")
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), path
+        if problems := serious(page, COLOUR_RULES):
+            found[f"{path} (dark)"] = problems
     context.close()
     assert found == {}, "\n".join(f"{p}: {v}" for p, v in found.items())
+
+
+def dark_blocks(css: str) -> list[str]:
+    """The bodies of a style sheet's ``@media (prefers-color-scheme: dark)`` blocks."""
+    bodies = []
+    for match in re.finditer(r"@media[^{]*prefers-color-scheme:\s*dark[^{]*\{", css):
+        depth, start = 1, match.end()
+        at = start
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[at], 0)
+            at += 1
+        bodies.append(css[start:at - 1])
+    return bodies
+
+
+def test_the_dark_theme_changes_colours_only():
+    """The dark theme's rules set colours only, so the accessibility test runs only axe's colour rules
+    in the dark (a dark rule that moved, hid or resized things would need every axe rule run again)."""
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    sheets = glob.glob(os.path.join(root, "static", "*.css")) + glob.glob(os.path.join(root, "templates", "**", "*.html"),
+                                                                          recursive=True)
+    others = {}
+    seen = 0
+    for sheet in sheets:
+        with open(sheet, encoding="utf-8") as f:
+            text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+        for body in dark_blocks(text):
+            seen += 1
+            for declaration in re.findall(r"\{([^{}]*)\}", body):
+                for prop in (d.split(":", 1)[0].strip() for d in declaration.split(";") if ":" in d):
+                    if not COLOUR_PROPERTY.match(prop):
+                        others.setdefault(os.path.basename(sheet), set()).add(prop)
+    assert seen >= 5                                       # the sheets were found and read
+    assert others == {}, f"dark-theme rules that set more than colours: {others}"
+
+
+def test_the_colour_check_sees_dark_only_properties():
+    """The guard above would notice a dark rule that sets a size."""
+    body = dark_blocks("a{} @media (prefers-color-scheme: dark) { .x { color: red; width: 2px } }")[0]
+    props = [d.split(":", 1)[0].strip() for d in re.findall(r"\{([^{}]*)\}", body)[0].split(";") if ":" in d]
+    assert [p for p in props if not COLOUR_PROPERTY.match(p)] == ["width"]

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion import access, scoring
-from e2e_helpers import ARTIFACTS
+from e2e_helpers import shot
 
 RULES = {"played_bomb_mult": "double", "shut_out": "double"}   # the form asks for bombs and "never played"
 
@@ -57,8 +57,7 @@ def test_three_mistakes_shown_at_once_beside_their_fields_then_fixed(page: Page,
     expect(page.locator("#never_played_1")).to_be_checked()
     expect(page.locator("#bombs_played")).to_have_value("13")
     expect(page.locator("#dealer")).to_have_value("Bo")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "all-errors-gandengyan-en.png"), full_page=True)
+    shot(page, "all-errors-gandengyan-en")
     assert _hands_recorded(live_server, public_id) == 0
 
     page.click("#jokers_3-field .chip[data-value='0']")
@@ -80,9 +79,7 @@ def test_three_mistakes_in_other_languages(page: Page, live_server, lang, script
     expect(page.locator(".field-error")).to_have_count(3)
     for message in page.locator(".field-error").all_inner_texts():   # each one in the page's language
         assert re.search(script, message), (lang, message)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"all-errors-gandengyan-{lang}.png"), full_page=True)
+    shot(page, f"all-errors-gandengyan-{lang}", fits=True)
 
 
 def test_one_mistake_shows_exactly_one_message(page: Page, live_server):
@@ -116,8 +113,7 @@ def test_dagong_two_mistakes_shown_at_once(page: Page, live_server):
     expect(page.locator("#captured_0")).to_have_value("33")
     expect(page.locator("#bright_card")).to_have_value("zz")
     expect(page.locator("#order_4")).to_have_value("Zhao")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "all-errors-dagong-en.png"), full_page=True)
+    shot(page, "all-errors-dagong-en")
     assert _hands_recorded(live_server, public_id) == 0
 
     page.fill("#captured_0", "35")
@@ -144,8 +140,7 @@ def test_no_winner_and_impossible_counts_all_at_once(page: Page, live_server):
     expect(page.locator("#winner-field .field-error")).to_contain_text("went out first")
     expect(page.locator("#cards_1-field .field-error")).to_contain_text("99")
     expect(page.locator("#jokers_2-field .field-error")).to_contain_text("3 jokers")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "all-errors-no-winner-en.png"), full_page=True)
+    shot(page, "all-errors-no-winner-en")
     expect(page.locator(".field-error")).to_have_count(3)
     expect(page.locator("#cards_1")).to_have_value("99")   # what was typed stays
     assert _hands_recorded(live_server, public_id) == 0

@@ -111,15 +111,13 @@ def test_works_without_javascript(page: Page, browser_context_args, live_server)
 def test_the_headline_says_it_depends_on_the_reading(page: Page, live_server):
     """Issue 32 item 4: 5 JK JK on the table, 6 6 6 played: legal if the table is 5 5 5, not if it
     is a straight; the headline says so in each language (the twin: 5 5 5 on the table, plain ✓)."""
-    from e2e_helpers import ARTIFACTS
-    ARTIFACTS.mkdir(exist_ok=True)
+    from e2e_helpers import shot
     for lang, word in (("en", "depends"), ("zh", "要看"), ("ar", "يتوقف")):
         page.goto(f"{live_server}/check?game=gandengyan&previous=5+JK+JK&play=6+6+6&lang={lang}")
         expect(page.locator("#verdict")).to_have_attribute("data-way", "depends")
         expect(page.locator("#verdict .verdict-word")).to_contain_text(word)
         expect(page.locator("#verdict-ways")).to_contain_text("5 5 5")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(ARTIFACTS / f"check-depends-{lang}.png"))
+        shot(page, f"check-depends-{lang}", full_page=False, fits=True)
     page.goto(f"{live_server}/check?game=gandengyan&previous=5+5+5&play=6+6+6")
     expect(page.locator("#verdict")).to_have_attribute("data-way", "legal")
     expect(page.locator("#verdict-ways")).to_have_count(0)

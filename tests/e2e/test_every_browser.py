@@ -75,3 +75,35 @@ def test_the_record_link_opened_in_a_tab_showing_the_table_joins(browser, browse
         assert "key" not in page.url
     finally:
         context.close()
+
+
+def test_back_after_save_without_javascript_asks_too(browser, browser_context_args, live_server):
+    """No script to renew the request id: the page Back gives (kept, or its form state restored)
+    sends the id of the hand it saved; the server asks "hand 1 again" instead of a silent "Saved."."""
+    public_id, token = new_table(live_server)
+    context = browser.new_context(**{**browser_context_args, "java_script_enabled": False})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server}/t/{public_id}?key={token}")
+        page.click("#join-button")
+        page.goto(f"{live_server}/t/{public_id}/record")
+        page.locator("label.pill", has_text="Ann").click()
+        page.fill("#cards_1", "4")
+        page.fill("#cards_2", "2")
+        first_id = page.locator("input[name=request_id]").input_value()
+        page.click("#save-hand")
+        expect(page.locator("#saved")).to_be_visible()
+        page.go_back()
+        expect(page.locator("#save-hand")).to_be_visible()
+        if page.locator("input[name=request_id]").input_value() != first_id:  # the page was fetched again
+            page.evaluate("id => document.querySelector('input[name=request_id]').value = id", first_id)
+        page.fill("#cards_1", "4")
+        page.fill("#cards_2", "2")
+        page.locator("label.pill", has_text="Ann").click()
+        page.click("#save-hand")
+        expect(page.locator("#duplicate")).to_contain_text("hand 1 again")
+        page.click("#record-anyway")
+        expect(page.locator("#saved")).to_be_visible()
+        expect(page.locator("h1")).to_contain_text("2")
+    finally:
+        context.close()

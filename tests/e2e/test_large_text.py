@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from companion import access, scoring
 
+from e2e_helpers import shot
+
 SHOTS = os.environ.get("SHOTS")
 LARGE = """document.documentElement.style.setProperty('font-size', '200%', 'important');  // (CSP: no <style>)
   window.dispatchEvent(new Event('resize'))"""
@@ -84,7 +86,7 @@ def test_every_page_fits_at_200_percent_text(browser, browser_context_args, live
                 box = page.locator(".scroll-x").first
                 if box.count():
                     box.scroll_into_view_if_needed()
-                page.screenshot(path=f"{SHOTS}/large-{lang}-{path.rsplit('/', 1)[-1] or 'index'}.png")
+                shot(page, f"large-{lang}-{path.rsplit('/', 1)[-1] or 'index'}", SHOTS, full_page=False)
         assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
     finally:
         context.close()

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from companion import access, scoring
 from companion.extensions import db
 from companion.models import Hand
-from e2e_helpers import ARTIFACTS
+from e2e_helpers import shot
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 FIRST = {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0}}}
@@ -251,7 +251,6 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
     service worker with the hand waiting), then refused when the phone is back (the share link
     was reset meanwhile): kept, with the server's reason, to correct or discard. Screenshots in
     tests/e2e/artifacts/offline-*-<lang>.png."""
-    ARTIFACTS.mkdir(exist_ok=True)
     with joined_phone(browser, browser_context_args, live_server, f"?lang={lang}") as (public_id, phone, page):
         wait_for_service_worker(page)
         page.goto(f"{live_server}/t/{public_id}/record")
@@ -259,12 +258,11 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         fill_hand(page, "Cy", {0: 3, 1: 2})
         page.click("#save-hand")
         expect(page.locator(".outbox-note.waiting")).to_be_visible()
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(ARTIFACTS / f"offline-waiting-form-{lang}.png"), full_page=False)
+        shot(page, f"offline-waiting-form-{lang}", full_page=False, fits=True)
         page.goto(f"{live_server}/t/{public_id}")  # offline: the service worker's copy
         expect(page.locator("#outbox li.waiting")).to_have_count(1)
         page.locator("#outbox").scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"offline-waiting-table-{lang}.png"), full_page=False)
+        shot(page, f"offline-waiting-table-{lang}", full_page=False)
 
         with live_server.app.app_context():
             access.reset_token(scoring.get_table(public_id))
@@ -278,7 +276,7 @@ def test_waiting_and_refused_states_screenshots(browser, browser_context_args, l
         expect(refused.locator(".outbox-discard")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.locator("#outbox").scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"offline-refused-{lang}.png"), full_page=False)
+        shot(page, f"offline-refused-{lang}", full_page=False)
         assert [h[:2] for h in stored_hands(live_server, public_id)] == [(1, "Ann")]
         page.on("dialog", lambda d: d.accept())
         refused.locator(".outbox-discard").click()  # discarded on purpose, never silently

@@ -82,7 +82,8 @@ def test_dagong_typical_2v2_hand_in_at_most_10_taps(page: Page, live_server):
 
 def test_dagong_played_out_hand_with_odd_fives_in_at_most_10_taps(page: Page, live_server):
     """Issue 33 item 5: 35 was +20 +10 +5; a played-out hand with fives now fits in 10 taps, Save
-    included, and every chip, "+100" too, sits inside its field's box at 390 px."""
+    included (35 45 65 each took two chips: 11 taps; every multiple of 5 up to 50 is one chip now),
+    and every chip, "+100" too, sits inside its field's box at 390 px."""
     public_id, token = _table(live_server, "dagong", ["Li", "Wang", "Zhang", "Zhao"], first_dealer="Li")
     page.goto(f"{live_server}/t/{public_id}#key={token}")  # join.js joins this phone
     page.click("#record")
@@ -97,12 +98,11 @@ def test_dagong_played_out_hand_with_odd_fives_in_at_most_10_taps(page: Page, li
     t.tap(page.locator("#partner-field label.pill", has_text="Zhang"))    # the partner
     for name in ("Li", "Wang", "Zhang"):                                  # the order; Zhao is fourth
         t.tap(page.locator(".tap-order button.tap", has_text=name))
-    t.tap(page.locator("#captured_0-field .chip[data-value='30']"))       # Li 35
-    t.tap(page.locator("#captured_0-field .chip[data-value='5']"))
-    t.tap(page.locator("#captured_1-field .chip[data-value='50']"))       # Wang 65
-    t.tap(page.locator("#captured_1-field .chip[data-value='15']"))
-    t.tap(page.locator("#captured_2-field .chip[data-value='25']"))       # Zhang 25
-    expect(page.locator("#captured_3")).to_have_value("75")               # Zhao: the rest
+    t.tap(page.locator("#captured_0-field .chip[data-value='35']"))       # Li 35
+    t.tap(page.locator("#captured_1-field .chip[data-value='45']"))       # Wang 45
+    t.tap(page.locator("#captured_2-field .chip[data-value='60']"))       # Zhang 65
+    t.tap(page.locator("#captured_2-field .chip[data-value='5']"))
+    expect(page.locator("#captured_3")).to_have_value("55")               # Zhao: the rest
     t.tap(page.locator("#save-hand"))
     expect(page.locator("#saved")).to_be_visible()
     print(f"\n大冶打拱 played-out hand with fives: {t.count} taps")
@@ -205,3 +205,18 @@ def test_bomb_sizes_by_chips_local_times_and_large_numbers(page: Page, live_serv
     expect(page.locator("html")).to_have_class(re.compile("big-type"))
     page.reload()
     expect(page.locator("#big-type")).to_have_attribute("aria-pressed", "true")
+
+
+def test_dagong_point_chips_reach_the_points_values_in_one_or_two_taps():
+    """The chips come from the engine's facts description (the page draws what it says): every
+    multiple of 5 from 0 to 150 in at most two adding taps, every one up to 50 and the round tens a
+    played-out hand mostly has in one."""
+    from companion.engine import ENGINES
+
+    field = next(f for f in ENGINES["dagong"].describe_facts().fields if f.key == "captured.*")
+    chips = set(field.chips) - {0}
+    one = chips | {0}
+    two = {a + b for a in chips for b in chips}
+    assert all(v in one or v in two for v in range(0, 151, 5))
+    assert set(range(0, 51, 5)) | {60, 70, 80, 100} <= one
+    assert len(field.chips) <= 15  # three rows of five at 390 px

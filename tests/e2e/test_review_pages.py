@@ -1,13 +1,13 @@
 """Review the night in a phone browser (390×844): score sheet, chart, summary and settle-up, one
 screenshot each under tests/e2e/artifacts/ (git-ignored; CI keeps them)."""
-import pathlib
 import uuid
 
 from playwright.sync_api import Page, expect
 
 from companion import scoring
 
-ARTIFACTS = pathlib.Path(__file__).parent / "artifacts"
+from e2e_helpers import shot
+
 PLAYERS = ["Ann", "李小龙", "Chen Wei-Ling", "Bo", "Dorothea", "王"]
 
 
@@ -38,11 +38,6 @@ def small_targets(page: Page):
         .filter(([_, h]) => h < 44)""")
 
 
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"review-{name}.png"), full_page=True)
-
-
 def test_review_pages_on_a_phone(page: Page, live_server):
     public_id = seed(live_server.app)
     base = f"{live_server}/t/{public_id}"
@@ -65,7 +60,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     wrap.evaluate("e => { e.scrollLeft = 0; e.scrollTop = 0; }")
     expect(page.locator("#sheet-5")).to_have_class("void")
     assert small_targets(page) == []
-    shot(page, "sheet")
+    shot(page, "review-sheet")
 
     # Chart: an SVG with a title, a description and a line per player, fitting the phone.
     page.click(".review-nav >> text=Chart")
@@ -75,7 +70,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     assert svg.locator("desc").count() == 1
     assert svg.locator("path.line.reactive").count() == len(PLAYERS)
     assert page_width(page) <= 390
-    shot(page, "chart")
+    shot(page, "review-chart")
 
     # Summary: standings, transfers, the figures grid.
     page.click(".review-nav >> text=Summary")
@@ -84,7 +79,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     expect(page.locator("#hands-played")).to_have_text("14 hands played, 1 void")  # issue 21: as recorded
     assert page_width(page) <= 390
     assert small_targets(page) == []
-    shot(page, "summary")
+    shot(page, "review-summary")
 
     # Settle up: the copy button appears with JavaScript and copies the text.
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -101,7 +96,7 @@ def test_review_pages_on_a_phone(page: Page, live_server):
     assert copied.splitlines()[0] == "Friday 干瞪眼 · Settle up" and " pays " in copied
     assert page_width(page) <= 390
     assert small_targets(page) == []
-    shot(page, "settle")
+    shot(page, "review-settle")
 
     # Export the complete record and import it from the start page (CSRF on): a new table, same standings.
     page.goto(base)

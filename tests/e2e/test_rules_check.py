@@ -8,21 +8,11 @@ from playwright.sync_api import Page, expect
 
 from companion import access, scoring
 
+from e2e_helpers import shot
+
 SHOTS = os.environ.get("SCREENSHOTS")
 HAND = {"banker": "P1", "partner": "P3", "shout": None, "order": ["P1", "P2", "P3", "P4"],
         "captured": {"P1": 60, "P2": 50, "P3": 30, "P4": 40}, "last_hand_points": 20}
-
-
-def shot(page: Page, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-
-
-def shot_of(locator, name: str) -> None:
-    if SHOTS:
-        os.makedirs(SHOTS, exist_ok=True)
-        locator.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
 
 
 def key(page: Page, label: str):
@@ -58,14 +48,14 @@ def test_checker_at_a_table(page: Page, live_server):
     expect(readings).to_have_count(4)
     triple = page.locator('#table-readings li[data-pin="5 5 5"]')
     expect(triple).to_contain_text("Legal")
-    shot(page, "1-verdict-readings")
+    shot(page, "1-verdict-readings", SHOTS)
     # what beats this?
     page.locator("#answers summary").tap()
     expect(page.locator("#answers .answer").first).to_be_visible()
     expect(page.locator('#answers .answer-set[data-pin="5 5 5"] .answer[data-kind="follow"]')).to_contain_text("triple")
     expect(page.locator('#answers-shared .answer[data-kind="bomb_4"]')).to_have_count(1)
-    shot(page, "2-what-beats-this")
-    shot_of(page.locator("#answers"), "2b-answers")
+    shot(page, "2-what-beats-this", SHOTS)
+    shot(page.locator("#answers"), "2b-answers", SHOTS)
     # one tap pins the joker reading
     triple.get_by_role("link").tap()
     expect(page.locator("#verdict")).to_have_class(re.compile(r"\blegal\b"))
@@ -73,14 +63,14 @@ def test_checker_at_a_table(page: Page, live_server):
     expect(page.locator("#reason-link")).to_have_attribute("href", re.compile(r"/rules#follow$"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways ({width} px)"
-    shot(page, "3-pinned")
+    shot(page, "3-pinned", SHOTS)
     # attach the ruling to the hand
     expect(page.locator("#attach-hand")).to_have_value("1")
     page.locator("#attach-button").tap()
     expect(page.locator(".ruling")).to_contain_text("Ruled: 6 6 6 follows 5 SJ BJ")
     expect(page.locator(".ruling")).to_contain_text("5 5 5")
-    shot(page, "4-hand-history")
-    shot_of(page.locator("#events"), "4b-events")
+    shot(page, "4-hand-history", SHOTS)
+    shot(page.locator("#events"), "4b-events", SHOTS)
 
 
 def test_what_beats_this_from_a_hand_and_the_rules_page(page: Page, live_server):
@@ -92,17 +82,17 @@ def test_what_beats_this_from_a_hand_and_the_rules_page(page: Page, live_server)
     answers = page.locator("#answers .answer")
     expect(answers.first.locator(".cards")).to_have_attribute("aria-label", "8, big joker")
     expect(page.locator('#answers .answer[data-kind="pure_510k"] .card.red').first).to_be_visible()
-    shot(page, "5-answers-with-a-hand")
-    shot_of(page.locator("#answers"), "5b-answers")
+    shot(page, "5-answers-with-a-hand", SHOTS)
+    shot(page.locator("#answers"), "5b-answers", SHOTS)
     page.goto(f"{live_server}/t/{public_id}/rules?lang=zh")
     expect(page.locator('[data-switch="allow_straights"] .switch-value')).to_have_class(re.compile(r"\bon\b"))
     expect(page.locator('[data-switch="allow_straights"]')).to_have_class("changed")
     expect(page.locator("#worked-1 table")).to_be_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the rules page scrolls sideways ({width} px)"
-    shot(page, "6-table-rules-zh")
-    shot_of(page.locator("#plays"), "6b-plays")
-    shot_of(page.locator("#example"), "6c-example")
+    shot(page, "6-table-rules-zh", SHOTS)
+    shot(page.locator("#plays"), "6b-plays", SHOTS)
+    shot(page.locator("#example"), "6c-example", SHOTS)
 
 
 def test_gandengyan_rules_and_answers_in_arabic(page: Page, live_server):
@@ -112,11 +102,11 @@ def test_gandengyan_rules_and_answers_in_arabic(page: Page, live_server):
     expect(page.locator(".plays .cards").first).to_have_attribute("dir", "ltr")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the rules page scrolls sideways ({width} px)"
-    shot(page, "7-gandengyan-rules-ar")
+    shot(page, "7-gandengyan-rules-ar", SHOTS)
     page.goto(f"{live_server}/check?game=gandengyan&previous=4+5+6&play=6+7+8&lang=ar")
     expect(page.locator("#verdict")).to_have_class(re.compile(r"\billegal\b"))
     page.locator("#answers summary").tap()
     expect(page.locator('#answers .answer[data-kind="follow"] .cards')).to_have_attribute("aria-label", "5, 6, 7")
     page.locator("#reason-link").tap()
     expect(page).to_have_url(re.compile(r"/rules/gandengyan#follow$"))
-    shot(page, "8-gandengyan-follow-ar")
+    shot(page, "8-gandengyan-follow-ar", SHOTS)

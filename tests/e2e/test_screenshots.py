@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from companion import access, scoring
 
+from e2e_helpers import phone_context, shot
+
 SHOTS = os.environ.get("SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
 
@@ -19,9 +21,7 @@ NAMES = {"en": ["Ann", "Bo", "Christopher Alexander Montgomery", "Dee"],
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ar", "ko"])
 def test_screens(browser, live_server, lang, scheme):
-    os.makedirs(SHOTS, exist_ok=True)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, device_scale_factor=1,
-                              is_mobile=True, has_touch=True)
+    ctx = phone_context(browser, scheme)
     page = ctx.new_page()
     names = NAMES[lang]
     with live_server.app.app_context():
@@ -29,7 +29,9 @@ def test_screens(browser, live_server, lang, scheme):
                                    rules={"played_bomb_mult": "double"}, stake="0.5", currency="¥")
         dg = scoring.create_table(game="dagong", name="大冶", players=names, first_dealer=names[0])
         tables = [(t.public_id, access.edit_token(t)) for t in (gdy, dg)]
-    shot = lambda name: page.screenshot(path=os.path.join(SHOTS, f"{lang}-{scheme}-{name}.png"), full_page=True)  # noqa: E731
+    def snap(name):
+        shot(page, f"{lang}-{scheme}-{name}", SHOTS)
+
     (g_id, g_key), (d_id, d_key) = tables
     page.goto(f"{live_server}/t/{g_id}?lang={lang}#key={g_key}")
     page.wait_for_load_state("networkidle")
@@ -42,10 +44,10 @@ def test_screens(browser, live_server, lang, scheme):
     page.click("#cards_2-field .chip[data-value='5']")
     page.click("#cards_3-field .chip[data-value='1']")
     page.click("#bombs_played-field .add-size[data-value='4']")
-    shot("gdy-form")
+    snap("gdy-form")
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
-    shot("gdy-hand")
+    snap("gdy-hand")
     page.goto(f"{live_server}/t/{d_id}/record")
     page.locator("#partner-field label.pill").nth(2).click()
     for i in (0, 1, 2):
@@ -54,25 +56,25 @@ def test_screens(browser, live_server, lang, scheme):
     page.click("#captured_0-field .chip[data-value='10']")
     page.click("#captured_1-field .chip[data-value='50']")
     page.click("#captured_2-field .chip[data-value='20']")
-    shot("dg-form")
+    snap("dg-form")
     page.click("#save-hand")
     expect(page.locator("#saved")).to_be_visible()
-    shot("dg-hand")
+    snap("dg-hand")
     page.goto(f"{live_server}/t/{d_id}/summary")
-    shot("dg-summary")
+    snap("dg-summary")
     page.goto(f"{live_server}/t/{g_id}")
-    shot("gdy-table")
+    snap("gdy-table")
     page.goto(f"{live_server}/t/{g_id}/summary")
-    shot("gdy-summary")
+    snap("gdy-summary")
     page.goto(f"{live_server}/check?game=gandengyan&previous=5+5&play=7+8")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-    shot("checker-illegal")
+    snap("checker-illegal")
     page.goto(f"{live_server}/t/{d_id}/check?previous=8+8&play=9+9")
     page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-    shot("checker-legal")
+    snap("checker-legal")
     page.goto(f"{live_server}/t/{g_id}/history")
-    shot("history")
+    snap("history")
     page.goto(f"{live_server}/new/gandengyan")
     page.click("details.switches summary")
-    shot("new")
+    snap("new")
     ctx.close()

@@ -7,6 +7,8 @@ import pytest
 
 from companion import access, scoring
 
+from e2e_helpers import phone_context, shot
+
 SHOTS = os.environ.get("SHOTS")
 pytestmark = pytest.mark.skipif(not SHOTS, reason="set SHOTS=<directory> to take screenshots")
 
@@ -17,9 +19,7 @@ NAMES = {"en": ["Ann", "Bo", "Christopher Alexander Montgomery", "Dee"],
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["en", "zh", "ar"])
 def test_screens(browser, live_server, lang, scheme):
-    os.makedirs(SHOTS, exist_ok=True)
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, device_scale_factor=1,
-                              is_mobile=True, has_touch=True)
+    ctx = phone_context(browser, scheme)
     page = ctx.new_page()
     names = NAMES[lang]
     with live_server.app.app_context():
@@ -30,23 +30,23 @@ def test_screens(browser, live_server, lang, scheme):
                                 request_id=f"shot-{i}", device="Linux")
         public_id, key = table.public_id, access.edit_token(table)
 
-    def shot(name, full=True):
-        page.screenshot(path=os.path.join(SHOTS, f"{lang}-{scheme}-{name}.png"), full_page=full)
+    def snap(name, full=True):
+        shot(page, f"{lang}-{scheme}-{name}", SHOTS, full_page=full)
 
     page.goto(f"{live_server}/t/{public_id}?lang={lang}#key={key}")
     page.wait_for_load_state("networkidle")
-    shot("holder-ask", full=False)
+    snap("holder-ask", full=False)
     page.locator("#holder button.pill").nth(1).click()
     page.wait_for_load_state("networkidle")
     page.locator("details#holder > summary").click()
-    shot("holder-change", full=False)
+    snap("holder-change", full=False)
     page.fill("#table-pin", "1234567")
     page.click("#set-pin")
     page.locator("#table-pin-error").scroll_into_view_if_needed()
-    shot("pin-error", full=False)
+    snap("pin-error", full=False)
     page.goto(f"{live_server}/t/{public_id}/summary")
     page.evaluate("document.documentElement.style.setProperty('font-size', '200%', 'important');"
                   "window.dispatchEvent(new Event('resize'))")
     page.locator(".scroll-x").first.scroll_into_view_if_needed()
-    shot("summary-200", full=False)
+    snap("summary-200", full=False)
     ctx.close()

@@ -8,6 +8,8 @@ from playwright.sync_api import expect
 
 from companion import access, scoring
 
+from e2e_helpers import shot
+
 SHOTS = os.environ.get("SCREENSHOTS_DIR")
 
 
@@ -43,8 +45,7 @@ def test_a_watcher_sees_a_new_hand_within_5_seconds(browser, browser_context_arg
         expect(b.locator("#live-note")).to_be_visible()  # the script runs: no refresh link needed
         expect(b.locator("#refresh")).to_be_hidden()
         b.evaluate("window.notReloaded = true")
-        if SHOTS:
-            b.screenshot(path=os.path.join(SHOTS, "watcher-empty.png"), full_page=True)
+        shot(b, "watcher-empty", SHOTS)
 
         a.click("#record")
         a.locator("label.pill", has_text="Ann").click()
@@ -76,9 +77,8 @@ def test_a_watcher_sees_a_new_hand_within_5_seconds(browser, browser_context_arg
             expect(b.locator("#wake-lock")).to_have_attribute("aria-pressed", "false")
         else:
             expect(wake).to_be_hidden()
-        if SHOTS:
-            a.screenshot(path=os.path.join(SHOTS, "recorder.png"), full_page=True)
-            b.screenshot(path=os.path.join(SHOTS, "watcher.png"), full_page=True)
+        shot(a, "recorder", SHOTS)
+        shot(b, "watcher", SHOTS)
         for page in (a, b):
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert a_errors == [] and b_errors == []

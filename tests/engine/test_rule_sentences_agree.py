@@ -1,10 +1,14 @@
 """A table's rule sentences cannot contradict the engine (issue 32 item 2).
 
-1. Each 干瞪眼 sentence's worked example is the engine's own answer at that table; here it is
-   compared with the reference implementation written from the rules file, for every switch
-   value, at every preset (each switch beside the others).
+1. Each sentence's worked example is the engine's own answer at that table; here it is compared
+   with the reference implementation written from the rules file (tests/engine/reference_*.py)
+   at every distinct table of two switches (every value of switch A beside every value of switch
+   B, the others at their defaults), and at every preset (大冶打拱: two bases of several switches)
+   with one switch changed. Every sentence is read at each table, so a sentence that depends on
+   another switch is read beside each of its values.
 2. The contradictions the issue lists, each sentence's claim tried on a concrete play or hand at
    the table where it used to be wrong, with its twin where the plain sentence is right."""
+import dataclasses
 import re
 
 import pytest
@@ -13,6 +17,7 @@ import reference_gandengyan as ref  # tests/engine is on sys.path
 from companion.engine import dagong as d
 from companion.engine import gandengyan as g
 from companion.engine.cards import parse_cards
+from companion.engine.errors import EngineError
 from companion.engine.gandengyan import sentences as gs
 
 
@@ -22,38 +27,115 @@ def _values(switch):
     return switch.choices
 
 
-TABLES = [(preset, key, value) for preset in g.PRESETS for key, switch in g.SWITCHES.items()
-          for value in _values(switch)]
+def _pair_tables(module, values, bases):
+    """Every distinct table where two switches take any of their values beside each other (every
+    value of A beside every value of B, the others at their defaults), and each base (a preset, a
+    table of several switches) with one switch changed. Tables the pairs repeat (B at its default is
+    A alone; A beside B is B beside A) are checked once; a pair the engine refuses as a table is
+    returned apart (the validator's refusal, not a sentence to read)."""
+    keys = list(module.SWITCHES)
+    changes = [{}] + [{key: value} for key in keys for value in values(module.SWITCHES[key])]
+    changes += [{a: va, b: vb} for i, a in enumerate(keys) for b in keys[i + 1:]
+                for va in values(module.SWITCHES[a]) for vb in values(module.SWITCHES[b])]
+    tables, refused = {}, []
+    for base, preset in bases:
+        for change in (changes if not base and preset is None else changes[:1 + sum(
+                len(values(switch)) for switch in module.SWITCHES.values())]):
+            try:
+                rules = module.rules_from_dict({**base, **change}, preset=preset)
+            except EngineError:
+                refused.append((preset, base, change))
+                continue
+            tables.setdefault(rules, (preset, base, change))
+    return tables, refused
+
+
+def _expected_pair_tables(module, values):
+    """How many distinct tables the pairs make: the defaults, each other value of a switch alone,
+    and each other value of A beside each other value of B."""
+    defaults = module.rules_from_dict({})
+    others = [sum(1 for value in values(switch) if value != getattr(defaults, key))
+              for key, switch in module.SWITCHES.items()]
+    return 1 + sum(others) + sum(x * y for i, x in enumerate(others) for y in others[i + 1:])
+
+
+def _distinct_pair_tables(tables):
+    """The pair tables on the defaults (no preset, no base): none collapsed into another."""
+    return sum(1 for preset, base, _change in tables.values() if preset is None and not base)
 
 
 def _ranks(text):
     return [card.rank for card in parse_cards(text)]
 
 
-@pytest.mark.parametrize("preset, key, value", TABLES)
-def test_each_gandengyan_example_is_what_the_reference_says(preset, key, value):
-    rules = g.rules_from_dict({key: value}, preset=preset)
-    sentence = next(s for s in g.rule_sentences(rules) if s.switch == key)
-    example = sentence.example
+def gandengyan_problem(rules, sentence):
+    """What is wrong with ``sentence``'s worked example at ``rules`` by the reference written from
+    the rules file, or None."""
+    key, example = sentence.switch, sentence.example
     if key in gs._EXAMPLE_PLAYS:
         top, play, last = gs._EXAMPLE_PLAYS[key]
         legal = ref.follow(_ranks(top), _ranks(play), rules)[0]
         if last and rules.two_as_last_card == "forbidden" and play == "2":
             legal = False
         verdict = g.check(top, play, rules, last_card=last)
-        assert verdict.legal == legal
-        assert str(verdict.reason) in example
+        if verdict.legal != legal or str(verdict.reason) not in example:
+            return f"says {example!r}; the reference: legal={legal}"
     elif key in gs._SETTLED:
-        facts = gs.example_hand(key, rules)
-        pay = ref.pays(g.validate_facts(facts, rules), rules)["B"]
+        pay = ref.pays(g.validate_facts(gs.example_hand(key, rules), rules), rules)["B"]
         shown = 0 if "pays nothing" in example else int(re.findall(r"[0-9]+", example)[-1])
-        assert shown == pay, example
+        if shown != pay:
+            return f"says {example!r}; the reference: B pays {pay}"
     elif key == "draw_mode":
-        assert example.endswith(f"at most {g.most_cards_left(rules, 4)} cards.")
+        if not example.endswith(f"at most {g.most_cards_left(rules, 4)} cards."):
+            return f"says {example!r}; the deal's bound: {g.most_cards_left(rules, 4)}"
     elif key == "deck_mode":
-        assert f"{g.decks(rules, 4)} × 54" in example
-    else:
-        assert example is None
+        if f"{g.decks(rules, 4)} × 54" not in example:
+            return f"says {example!r}; decks: {g.decks(rules, 4)}"
+    elif example is not None:
+        return f"has an example {example!r} where none is settled"
+    return None
+
+
+def _problems(module, tables, problem):
+    out = []
+    for rules, where in tables.items():
+        for sentence in module.rule_sentences(rules):
+            wrong = problem(rules, sentence)
+            if wrong:
+                out.append(f"{sentence.switch} at {where}: {wrong}")
+    return out
+
+
+def test_every_gandengyan_example_is_what_the_reference_says_beside_every_other_switch():
+    """Every sentence at every distinct table of two switches (each value of A beside each value
+    of B) and at every preset with one switch changed, against the reference."""
+    tables, refused = _pair_tables(g, _values, [({}, None)] + [({}, preset) for preset in g.PRESETS])
+    assert not refused, refused[:5]  # every pair is a table the engine accepts
+    assert _distinct_pair_tables(tables) == _expected_pair_tables(g, _values)
+    problems = _problems(g, tables, gandengyan_problem)
+    assert not problems, f"{len(problems)} sentences refuted, e.g.:\n" + "\n".join(problems[:20])
+
+
+def _off_by_one(sentence):
+    text = str(sentence.example)
+    figure = re.findall(r"[0-9]+", text)[-1]
+    head, _, tail = text.rpartition(figure)
+    return dataclasses.replace(sentence, example=head + str(int(figure) + 1) + tail)
+
+
+@pytest.mark.parametrize("game, switches, key", [
+    ("g", {"joker_doubling": "perJoker", "cap": "perLoser:20"}, "joker_doubling"),
+    ("g", {"draw_mode": "winnerOnly", "unit": 2}, "draw_mode"),
+    ("d", {"shout_multiplier": 3, "base_stake": 2}, "shout_multiplier"),
+])
+def test_a_wrong_example_is_found(game, switches, key):
+    """The hunt can fail: the engine's example passes, the same with its last figure off by one
+    is reported."""
+    module, problem = (g, gandengyan_problem) if game == "g" else (d, dagong_problem)
+    rules = module.rules_from_dict(switches)
+    sentence = next(s for s in module.rule_sentences(rules) if s.switch == key)
+    assert problem(rules, sentence) is None
+    assert problem(rules, _off_by_one(sentence))
 
 
 # (game, switches, the switch, words its sentence must say, words it must not, a concrete case the engine
@@ -171,31 +253,48 @@ def _dagong_values(switch):
                               else (100, 150) if switch.key == "win_threshold" else (low, low + 2))
 
 
-DAGONG_TABLES = [(i, key, value) for i in range(len(DAGONG_BASES)) for key, switch in d.SWITCHES.items()
-                 for value in _dagong_values(switch)]
-
-
-@pytest.mark.parametrize("base, key, value", DAGONG_TABLES)
-def test_each_dagong_example_is_what_the_reference_says(base, key, value):
-    rules = d.rules_from_dict({**DAGONG_BASES[base], key: value})
-    example = next(s for s in d.rule_sentences(rules) if s.switch == key).example
+def dagong_problem(rules, sentence):
+    """What is wrong with ``sentence``'s worked example at ``rules`` by the reference, or None."""
+    key, example = sentence.switch, sentence.example
     if key in ds.EXAMPLE_PLAYS:
         top, play = ds.EXAMPLE_PLAYS[key]
         verdict = d.check(top, play, rules)
         legal, _used = dref.judge(parse_cards(top) if top else None, list(parse_cards(play)), rules)
-        assert verdict.legal == legal
-        assert str(verdict.reason) in example
-        return
+        if verdict.legal != legal or str(verdict.reason) not in example:
+            return f"says {example!r}; the reference: legal={legal}"
+        return None
     facts = ds.example_hand(key, rules)
     if facts is None:
-        assert example is None
-        return
+        return None if example is None else f"has an example {example!r} where none is settled"
     try:
         points = d.settle(facts, rules).points
-    except Exception as error:  # the engine's refusal is the example
-        assert str(error) in example
-        return
-    if not rules.bonus_xi_qian:
-        assert points == dref.settle({"last_hand_points": 0, **facts}, rules)
-    for name, value in points.items():
-        assert str(abs(value)) in example, (name, value, example)
+    except EngineError as error:  # the engine's refusal is the example
+        return None if str(error) in example else f"says {example!r}; the engine refuses: {error}"
+    if not rules.bonus_xi_qian and points != dref.settle({"last_hand_points": 0, **facts}, rules):
+        return f"the engine's {points} are not the reference's"
+    shown = _shown_points(str(example))
+    return None if shown == points else f"says {example!r}: {shown}, the engine {points}"
+
+
+def _shown_points(example):
+    """The points an example's last sentence gives each player ("P2: +18; P1+P3+P4: −6 each.", or
+    with a bonus "Result: P1 0, P2 +2, P3 0, P4 −2.")."""
+    out = {}
+    if "Result: " in example:
+        for name, sign, figure in re.findall(r"(P[0-9]) ([+−]?)([0-9]+)", example.split("Result: ")[-1]):
+            out[name] = -int(figure) if sign == "−" else int(figure)
+        return out
+    for names, sign, figure in re.findall(r"((?:P[0-9]\+?)+): ([+−]?)([0-9]+)", example):
+        for name in names.split("+"):
+            out[name] = -int(figure) if sign == "−" else int(figure)
+    return out
+
+
+def test_every_dagong_example_is_what_the_reference_says_beside_every_other_switch():
+    """Every sentence at every distinct table of two switches and at each base with one switch
+    changed, against the reference."""
+    tables, refused = _pair_tables(d, _dagong_values, [({}, None)] + [(base, None) for base in DAGONG_BASES[1:]])
+    assert not refused, refused[:5]  # every pair is a table the engine accepts
+    assert _distinct_pair_tables(tables) == _expected_pair_tables(d, _dagong_values)
+    problems = _problems(d, tables, dagong_problem)
+    assert not problems, f"{len(problems)} sentences refuted, e.g.:\n" + "\n".join(problems[:20])

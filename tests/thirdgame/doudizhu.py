@@ -57,7 +57,7 @@ DOUBLE = 2             # what a bomb, the rocket or a spring multiplies the stak
 MOST_BOMBS = len(NATURAL_RANKS) + 1  # every rank's bomb and the rocket
 OUTCOME_NAMES: dict = {"landlord": N_("the landlord won"), "farmers": N_("the farmers won")}
 TALLIES = ("won", "landlord_won", "landlord_lost", "springs")
-NUMERIC_FACTS = ("bombs", "bid")
+NUMERIC_FACTS = ("bombs",)  # counts only: the bid is a choice (its own exact type)
 EXAMPLE_PLAYS = ("3", "7 7", "8 8 8 5", "3 4 5 6 7", "9 9 9 9", "小王 大王")
 SINGLE, PAIR, TRIPLE, TRIPLE_ONE, TRIPLE_PAIR = "single", "pair", "triple", "triple_one", "triple_pair"
 STRAIGHT, PAIRS, PLANE, BOMB, ROCKET = "straight", "pairs", "plane", "bomb", "rocket"
@@ -87,7 +87,8 @@ WORDS = GameWords(
     switches={"bomb_doubles": (N_("Bombs played"), N_("Whether every bomb doubles the stake, or only the first.")),
               "spring_doubles": (N_("Spring (春天)"), N_("The losing side never played: the stake doubles."))},
     values={("bomb_doubles", "each"): N_("double for each bomb"), ("bomb_doubles", "once"): N_("double once")},
-    presets={"gentle": N_("Gentle tables (bombs double once, no spring)")},
+    presets={"standard": N_("Standard tables (each bomb doubles, a spring doubles)"),
+             "gentle": N_("Gentle tables (bombs double once, no spring)")},
     plays={SINGLE: N_("single"), PAIR: N_("pair"), TRIPLE: N_("triple"), TRIPLE_ONE: N_("triple with one"),
            TRIPLE_PAIR: N_("triple with a pair"), STRAIGHT: N_("straight"), PAIRS: N_("connected pairs"),
            PLANE: N_("airplane"), BOMB: N_("bomb"), ROCKET: N_("rocket"), "pass": N_("pass")},

@@ -57,11 +57,12 @@ def _static_files():
 
 
 def _game_words() -> set:
-    """Every registered game's key and title, and every switch key (as a whole word)."""
-    from companion.engine import ENGINES
+    """Every game's key and title, and every switch key (as a whole word): the registered games
+    and the fixture games kept under the tests (thirdgame.registry)."""
+    from thirdgame.registry import every_game
 
     words = set()
-    for module in ENGINES.values():
+    for module in every_game().values():
         words |= {module.NAME, module.TITLE, *module.SWITCHES}
     return words
 
@@ -79,6 +80,23 @@ def named_in_static() -> dict:
 
 def test_no_script_or_style_sheet_names_a_game_or_its_switches():
     assert named_in_static() == {}
+
+
+# a game's key written into a page's class or id (``class="hand-form {{ table.game }}"``): a hook
+# for a per-game selector in a script or style sheet
+GAME_AS_CLASS = re.compile(r"""(class|id)=["'][^"']*\{\{[^}]*\bgame\b[^}]*\}\}""")
+
+
+def game_as_class() -> list:
+    return [f"{path.relative_to(ROOT)}:{number}" for path in sorted((ROOT / "templates").rglob("*.html"))
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+            if GAME_AS_CLASS.search(line)]
+
+
+def test_no_page_writes_a_game_key_as_a_class():
+    """Pages give scripts and styles data (``data-*`` from the facts description), never the game's
+    key as a class or id to select on."""
+    assert game_as_class() == []
 
 
 def rule_numbers() -> set:
@@ -126,8 +144,12 @@ def test_the_static_guards_see_what_they_guard(tmp_path, monkeypatch):
     (tmp_path / "templates").mkdir()
     (tmp_path / "static" / "x.js").write_text('var f = document.querySelector(".hand-form.dagong");\n'
                                               "var rest = 200 - sum;\n", encoding="utf-8")
-    (tmp_path / "static" / "y.css").write_text(".shout_allowed { color: red }\n", encoding="utf-8")
-    (tmp_path / "templates" / "z.html").write_text('<p>{{ _("all add up to 200") }}</p>\n<p>status: 200</p>\n',
+    (tmp_path / "static" / "y.css").write_text(".shout_allowed { color: red }\n.hand-form.gandengyan .chip { }\n"
+                                               ".hand-form.doudizhu { }\n", encoding="utf-8")
+    (tmp_path / "templates" / "z.html").write_text('<p>{{ _("all add up to 200") }}</p>\n<p>status: 200</p>\n'
+                                                   '<form class="stack hand-form {{ table.game }}">\n'
+                                                   '<div class="{{ game }}-rules">\n<p class="{{ gamer }}">\n',
                                                    encoding="utf-8")
-    assert set(named_in_static()) == {"static/x.js:1", "static/y.css:1"}
+    assert set(named_in_static()) == {"static/x.js:1", "static/y.css:1", "static/y.css:2", "static/y.css:3"}
+    assert game_as_class() == ["templates/z.html:3", "templates/z.html:4"]
     assert set(rule_numbers_written()) == {"static/x.js:2", "templates/z.html:1"}

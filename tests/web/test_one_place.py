@@ -2,20 +2,25 @@
 app. Each test makes the one change (monkeypatching the constant where the game keeps it, in every
 module of the game that holds it, and clearing the game's caches), then checks that the record
 form, the server's validator, the rules page, the checker and the settlement's steps all agree.
+``one_edit`` also refuses a constant defined in two modules of the game (a copy under the same name);
+a copy as a literal fails the checks themselves (each was tried: a literal 1 for the dealer's extra
+card in the stock, 6 in the rules prose, ×4 in the shout sentence or the outcome).
 
 (a) 大冶打拱: a K worth 15 (``CARD_POINTS``; the total follows: 240)
 (b) 干瞪眼: the dealer dealt 7 (``DEALER_EXTRA``)
 (c) 大冶打拱: a won shout ×3 (the standard rules' ``shout_multiplier``)
 (d) a new preset (``PRESETS`` and its words in the game's ``words.py``)
 """
+import ast
 import dataclasses
 import importlib
+import inspect
 import pkgutil
 import re
 
 import pytest
 
-from companion import scoring
+from companion import access, scoring
 from companion.engine import dagong, gandengyan
 from companion.engine.errors import EngineError
 
@@ -29,10 +34,26 @@ def _modules(package):
                         for m in pkgutil.iter_modules(package.__path__)]
 
 
+def _assigned(module) -> set:
+    """The names a module assigns at its top level (a constant it defines, not one it imports)."""
+    tree = ast.parse(inspect.getsource(module))
+    out = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        out |= {target.id for target in targets if isinstance(target, ast.Name)}
+    return out
+
+
 def one_edit(monkeypatch, package, **constants):
     """Set each constant to its new value in every module of the game that holds the same value
     under that name (``from .rules import X`` copies the binding), then clear the game's caches
-    (descriptions, readings) and the faces' caches built from them."""
+    (descriptions, readings) and the faces' caches built from them. A constant is defined by ONE
+    module of the game (the others import it): a second definition under the same name is a copy
+    the edit would miss in the source, so it fails here."""
+    for name in constants:
+        defining = [module.__name__ for module in _modules(package) if name in _assigned(module)]
+        assert len(defining) == 1, f"{name} is defined in {defining}: one place only"
     for module in _modules(package):
         for name, value in constants.items():
             if name in vars(module):
@@ -88,12 +109,41 @@ def test_a_king_worth_15_moves_the_total_everywhere(client, ctx, writer, monkeyp
     assert "510K" in checked
 
 
-def test_the_dealer_dealt_7_moves_the_rules_pages(client, ctx, monkeypatch, restore):
+def _gdy_hand(bo_cards: int) -> dict:
+    return {"players": ["Ann", "Bo", "Cy"], "winner": "Ann", "dealer": "Ann",
+            "losers": {"Bo": {"cards": bo_cards}, "Cy": {"cards": 1}}}
+
+
+def _post_hand(client, table, facts, request_id):
+    return client.post(f"/api/v1/tables/{table.public_id}/hands", json={"facts": facts, "request_id": request_id},
+                       headers={"X-Edit-Token": access.edit_token(table)})
+
+
+def test_the_dealer_dealt_7_moves_the_bound_the_server_enforces_and_the_rules_pages(client, ctx, monkeypatch,
+                                                                                    restore):
+    """Three players, two decks, everyone draws (the source rules): 108 − (3 × 5 + 1) = 92 cards in
+    the stock, 30 full rounds and 2 left, so a loser ends with at most 5 + 31 = 36. The dealer
+    dealt 7 leaves 91: 30 rounds and 1 left (the trick's winner draws it), at most 35."""
+    plain = scoring.create_table(game="gandengyan", name="Six", players=["Ann", "Bo", "Cy"], stake="1")
+    assert gandengyan.most_cards_left(gandengyan.rules_from_dict(plain.rules), 3) == 36
+    assert _post_hand(client, plain, _gdy_hand(36), "six").status_code == 201
     one_edit(monkeypatch, gandengyan, DEALER_EXTRA=2)
     table = scoring.create_table(game="gandengyan", name="Seven", players=["Ann", "Bo", "Cy"], stake="1")
+    # the server: 35 is accepted, 36 refused by a message that names the new bound and stock
+    assert _post_hand(client, table, _gdy_hand(35), "seven-35").status_code == 201
+    refused = _post_hand(client, table, _gdy_hand(36), "seven-36")
+    assert refused.status_code == 400
+    error = refused.get_json()["error"]
+    assert error["code"] == "cards_exceed_deal" and error["field"] == "losers.Bo.cards"
+    assert "the stock holds 91 cards" in error["message"] and "at most 35 (5 dealt + 30 drawn)" in error["message"]
+    # the record form's description (the form's fields and bounds come from it) has the same bound
+    cards = next(f for f in gandengyan.describe_facts(gandengyan.rules_from_dict(table.rules), 3)
+                 if f.key == "losers.*.cards")
+    assert cards.high == 35
+    # the rules pages: the dealer gets 7
     rules = text_of(client.get(f"/t/{table.public_id}/rules"))
-    assert "gets 7 cards, everyone else 5" in rules and "gets 6 cards" not in rules
-    assert "gets 7 cards" in text_of(client.get("/rules/gandengyan"))
+    assert "The dealer (庄家) gets 7 cards, everyone else 5" in rules and "gets 6 cards" not in rules
+    assert "gets 7 cards, everyone else 5" in text_of(client.get("/rules/gandengyan"))
 
 
 def test_a_won_shout_times_3_moves_form_server_rules_page_and_steps(client, ctx, monkeypatch, restore):
@@ -108,8 +158,12 @@ def test_a_won_shout_times_3_moves_form_server_rules_page_and_steps(client, ctx,
     assert "×3" in shown and "×4" not in shown  # the settlement's steps
     settled = dagong.settle(facts, dagong.rules_from_dict(None))
     assert settled.points["P2"] == 3 * 3 and any("×3" in str(s) for s in settled.steps)
-    rules = text_of(client.get(f"/t/{table.public_id}/rules"))
-    assert "×3" in rules or " 3 " in rules
+    for page in (f"/t/{table.public_id}/rules", "/rules/dagong"):
+        rules = text_of(client.get(page))
+        assert "A shout is played at ×3: the shouter collects 3 from each of the three, or pays each of them 3." in rules
+        assert "P2 went out first and wins the shout, ×3. P2: +9; P1+P3+P4: −3 each." in rules
+        assert "Shout multiplier : 3" in rules
+        assert "played at ×4" not in rules and "wins the shout, ×4" not in rules
     new_table = client.get("/new/dagong").get_data(as_text=True)
     assert 'name="rule_shout_multiplier"' in new_table
 

@@ -198,6 +198,34 @@ def test_double_tap_records_one_hand(client, gdy, writer):
     assert db.session.query(Hand).count() == 1
 
 
+def test_the_same_form_sent_again_after_its_saved_page_asks_and_the_outbox_retry_does_not(client, gdy, writer):
+    """Issue 33 item 10, without JavaScript: Back after Save gives the form back with the request id
+    of the hand it saved (WebKit and Firefox keep the page); sent again after the "Saved." page was
+    shown it is the "This looks like hand 1 again" question, with a fresh request id for "Yes"; the
+    outbox's retry of the same request id (X-Outbox) is still one hand, answered "Saved."."""
+    writer(gdy)
+    data = {**gdy_form(), **open_form(client, gdy)}
+    first = client.post(f"/t/{gdy.public_id}/record", data=data)
+    assert first.status_code == 302
+    assert client.get(first.headers["Location"]).status_code == 200  # the phone shows "Saved."
+    retry = client.post(f"/t/{gdy.public_id}/record", data=data, headers={"X-Outbox": "1"})
+    assert retry.status_code == 302 and retry.headers["Location"] == first.headers["Location"]
+    before = snapshot()
+    again = client.post(f"/t/{gdy.public_id}/record", data=data)  # Back, Save: the kept form
+    assert again.status_code == 409 and "This looks like hand 1 again" in text_of(again)
+    assert hidden(again, "request_id") != data["request_id"] and hidden(again, "expected_number") == "2"
+    assert hidden(again, "cards_1") == "3" and snapshot() == before
+    confirmed = client.post(f"/t/{gdy.public_id}/record",
+                            data={**gdy_form(), "request_id": hidden(again, "request_id"),
+                                  "expected_number": hidden(again, "expected_number"), "confirm_duplicate": "1"})
+    assert confirmed.status_code == 302 and confirmed.headers["Location"].endswith("/hands/2?saved=1")
+    other = client.post(f"/t/{gdy.public_id}/record", data={**gdy_form(cards_2="6"), **open_form(client, gdy)})
+    assert other.status_code == 302  # hand 3, other facts: hand 1's form is now far back in the history
+    older = client.post(f"/t/{gdy.public_id}/record", data=data)  # Back twice: hand 1's form
+    assert older.status_code == 409 and "This looks like hand 1 again" in text_of(older)
+    assert db.session.query(Hand).count() == 3
+
+
 def test_two_phones_recording_the_same_hand_see_a_conflict(client, gdy, writer):
     writer(gdy)
     phone_a, phone_b = open_form(client, gdy), open_form(client, gdy)

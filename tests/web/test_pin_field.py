@@ -54,3 +54,21 @@ def test_the_field_leaves_the_check_to_the_page_not_the_browsers_bubble(app, cli
     form = re.search(r'<form[^>]*id="pin-form"[^>]*>', html).group(0)
     field = re.search(r'<input[^>]*id="table-pin"[^>]*>', html).group(0)
     assert "novalidate" in form and "pattern=" not in field and 'maxlength="6"' not in field
+
+
+@pytest.mark.parametrize("typed, joined_with", [("１２３４５６", "١٢٣٤٥٦"), ("٠٩٨٧٦٥", "０９８７６５"), ("۱۲۳۴۵۶", "123456")])
+def test_full_width_and_arabic_indic_digits_are_read_as_0_to_9_at_every_door(app, client, typed, joined_with):
+    """A phone's keyboard in Chinese or Arabic types ０１２ or ٠١٢: the PIN form sets them as 0–9 and
+    the join form (another phone) takes the same PIN typed in any of those scripts."""
+    public_id = recording_phone(app, client)
+    assert client.post(f"/t/{public_id}/pin", data={"pin": typed, "action": "set"}).status_code == 303
+    ascii_pin = "".join(str(int(c)) for c in typed)
+    with app.app_context():
+        table = scoring.get_table(public_id)
+        assert access.check_pin(table, ascii_pin) and access.check_pin(table, typed)
+    other = app.test_client()
+    five = joined_with[:5]  # 5 of them: the digits message, not "not this table's"
+    refused = other.post(f"/t/{public_id}/join", data={"key": five}, headers={"Accept": "application/json"})
+    assert refused.status_code == 400 and "exactly 6 digits" in refused.get_json()["message"]
+    answer = other.post(f"/t/{public_id}/join", data={"key": joined_with}, headers={"Accept": "application/json"})
+    assert answer.status_code == 200 and answer.get_json()["joined"] is True

@@ -4,7 +4,7 @@
 and writes the reason with the verdict (:mod:`.reasons`)."""
 from __future__ import annotations
 
-from ..cards import RANK_NAMES, SUITS, Card, CardError, declared_text, decks_limit_error, parse_cards
+from ..cards import RANK_NAMES, Card, CardError, declared_text, decks_limit_error, parse_cards
 from ..errors import EngineError
 from ..results import Reading, Verdict
 from ..text import N_
@@ -215,16 +215,8 @@ def declaration_words(reading: Reading) -> list:
 
 
 def _510k_suits(reading: Reading) -> str:
-    """A 510K's cards with suits, as a declaration: every natural card as it is (a declaration
-    never changes a natural card); a joker takes the pure 510K's suit, or (mixed) a suit none of
-    the natural cards has."""
-    naturals = [card for card in reading.cards if not card.is_joker and card.suit]
-    suit = reading.get("suit") if reading.get("pure") else next(
-        s for s in SUITS if s not in {card.suit for card in naturals})
-    out = []
-    for value in reading.values:
-        card = next((c for c in naturals if c.rank == value), None)
-        if card is not None:
-            naturals.remove(card)
-        out.append(f"{RANK_NAMES[value]}{card.suit if card is not None else suit}")
-    return " ".join(out)
+    """A 510K's cards with the suits its reading gives them (``Reading.suits``: every natural card
+    as it is, a joker the pure 510K's suit or, mixed, a suit none of the natural cards has), as a
+    declaration; the ranks alone when the natural cards have no suits."""
+    return " ".join(RANK_NAMES[value] + suit for value, suit in zip(reading.values, reading.suits)) or " ".join(
+        RANK_NAMES[value] for value in reading.values)

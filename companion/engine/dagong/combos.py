@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .. import inputs
-from ..cards import ACE, ANY_JOKER, SMALL_JOKER, SUIT_STRENGTH, TWO, Card, decks_limit_error
+from ..cards import ACE, ANY_JOKER, SMALL_JOKER, SUIT_STRENGTH, SUITS, TWO, Card, decks_limit_error
 from ..results import Reading
 from ..text import Text
 from .rules import DECKS, MAX_BOMB, PlayRules, laizi, sequence_kinds
@@ -75,7 +75,8 @@ def _groups(cards: tuple, counts: dict, jokers: int, rules: PlayRules) -> list:
     if len(counts) > 1 or n > MAX_BOMB:
         return []
     if jokers == 3 == n and rules.three_jokers == "pure510KSpade":
-        return [Reading("510k", 13, 3, cards, _510K_VALUES, (("pure", True), ("suit", "s"), ("suited", True)))]
+        return [Reading("510k", 13, 3, cards, _510K_VALUES, (("pure", True), ("suit", "s"), ("suited", True)),
+                        ("s",) * 3)]
     rank = next(iter(counts)) if counts else laizi(rules)
     values = (rank,) * n
     out = []
@@ -103,11 +104,22 @@ def _510ks(cards: tuple, naturals: list, counts: dict, jokers: int, rules: PlayR
     pure = suited and len(suits) == 1
     out = []
     if pure:
-        out.append(Reading("510k", 13, 3, cards, _510K_VALUES,
-                           (("pure", True), ("suit", next(iter(suits))), ("suited", True))))
+        suit = next(iter(suits))
+        out.append(Reading("510k", 13, 3, cards, _510K_VALUES, (("pure", True), ("suit", suit), ("suited", True)),
+                           _510k_suits(naturals, suit)))
     if jokers or not pure:
-        out.append(Reading("510k", 13, 3, cards, _510K_VALUES, (("pure", False), ("suit", None), ("suited", suited))))
+        out.append(Reading("510k", 13, 3, cards, _510K_VALUES, (("pure", False), ("suit", None), ("suited", suited)),
+                           _510k_suits(naturals, None) if suited else ()))
     return out
+
+
+def _510k_suits(naturals: list, pure_suit: str | None) -> tuple:
+    """The suit each card of a 510K (5, 10, K) stands for: a natural card keeps its own (a
+    declaration never changes a natural card); a joker takes the pure 510K's suit, or (mixed,
+    ``pure_suit`` None) the strongest suit none of the natural cards has."""
+    own = {code >> 3: _SUIT_OF.get(code & 7) for code in naturals}
+    joker = pure_suit or next(s for s in SUITS if s not in own.values())
+    return tuple(own.get(value, joker) for value in _510K_VALUES)
 
 
 def _sequences(cards: tuple, counts: dict, jokers: int, rules: PlayRules, allow_two: bool) -> list:

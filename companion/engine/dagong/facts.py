@@ -354,8 +354,9 @@ def describe_facts(rules=None, players: int | None = None) -> d.FactsDescription
     return _describe(coerce_rules(rules).bonus_xi_qian)
 
 
-# the captured points' add-chips: most hands' points (multiples of 5 up to 100) in one or two taps
-CAPTURED_CHIPS = (0, 5, 10, 15, 20, 25, 30, 40, 50, 100)
+# the captured points' add-chips (three rows of five at 390 px): every multiple of 5 up to 50 and the
+# round 60, 70, 80, 100 in one tap, the rest up to 150 in two (55 = +50 +5, 95 = +80 +15, 150 = +100 +50)
+CAPTURED_CHIPS = (0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 60, 70, 80, 100)
 
 @lru_cache(maxsize=4)
 def _describe(xi_qian: bool) -> d.FactsDescription:
