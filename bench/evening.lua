@@ -1,5 +1,5 @@
 -- The evening mix of `make load` (bench/load.py), per table-minute: 80 live polls (4 phones every
--- 3 s, each sending the ETag of its last answer as If-None-Match, as static/live.js does), 4
+-- 3 s, each sending the ETag of its last answer as If-None-Match, as static/js/live.js does), 4
 -- table-page loads and 1 hand recorded through the JSON API; every request picks one of the thread's phones at random.
 --
 -- wrk -t8 -c8 (one connection per thread, closed loop: the next request leaves when the answer is

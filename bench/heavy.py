@@ -32,7 +32,7 @@ def build(url: str) -> str:
     os.environ["DATABASE_URL"] = url
     from companion import create_app, scoring
     from companion.extensions import db
-    from companion.models import HandEvent
+    from companion.db.models import HandEvent
     from review import fill
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": url} if url.startswith("sqlite") else {})
@@ -40,7 +40,7 @@ def build(url: str) -> str:
         db.create_all()
         table = scoring.create_table(game="gandengyan", name="Long night", players=PLAYERS, stake="1")
         fill(table, HANDS)
-        from companion.models import Hand
+        from companion.db.models import Hand
 
         for hand in db.session.scalars(db.select(Hand).where(Hand.table_id == table.id)):
             db.session.add(HandEvent(table_id=table.id, hand_id=hand.id, kind="create", before=None,

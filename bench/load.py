@@ -1,7 +1,7 @@
 """make load: how many tables one small server holds during an evening.
 
 The evening mix (``bench/evening.lua``), per table-minute: 80 live polls that send the ETag of
-their last answer (4 phones every 3 s, as ``static/live.js`` does), 4 table-page loads and 1 hand
+their last answer (4 phones every 3 s, as ``static/js/live.js`` does), 4 table-page loads and 1 hand
 recorded through the JSON API, each request to a table drawn at random. wrk drives it with 8
 connections, one per thread, closed loop (the next request leaves when the answer is in), on
 loopback against gunicorn ``-w 2 -k gthread --threads 4`` (the ``make run`` layout), on SQLite and
@@ -112,7 +112,7 @@ class Seeder:
 
         from companion import access, scoring
         from companion.extensions import db
-        from companion.models import Table
+        from companion.db.models import Table
 
         if len(self.tables) < n:
             start = time.perf_counter()

@@ -1,6 +1,6 @@
 """The table page and the poll after a hand when many tables are in use, in one process: CPU per
 request while a phone at each of N tables loads its page in turn (as the evening mix spreads its
-page loads), N = ``MANY_TABLES`` (100,400,800). A worker's page cache (``companion/pagecache.py``)
+page loads), N = ``MANY_TABLES`` (100,400,800). A worker's page cache (``companion/middleware/pagecache.py``)
 and the QR codes must hold every table in use, or each page load draws its parts again.
 
     .venv/bin/python bench/many_tables.py

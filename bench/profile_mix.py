@@ -12,7 +12,7 @@ where a request thread waited: the database, a lock, the disk), both of the requ
 (gunicorn's own loop is left out).
 
 Route: the first view function in the stack (``views/live.py state`` is the poll). Part: the
-rate-limit count (``companion/ratelimit.py``), the commit (``Session.commit`` below it), the
+rate-limit count (``companion/middleware/ratelimit.py``), the commit (``Session.commit`` below it), the
 templates (Jinja2), SQLAlchemy and the database driver (the rest of the database work), the
 framework (Flask, Werkzeug, Flask-WTF, Flask-Babel), the app's own code, and the server (gunicorn
 reading and writing the sockets). ``PROFILE_TOP`` (12) also lists the costliest leaf functions; ``PROFILE_RAW=prefix`` keeps the folded
@@ -40,7 +40,7 @@ TOP = size("PROFILE_TOP", 12, 5)
 PY_SPY = os.path.join(os.path.dirname(sys.executable), "py-spy")
 
 PARTS = [  # (part, test on a frame "function (file:line)"), the first that any frame matches wins
-    ("rate-limit count", lambda f: "companion/ratelimit.py" in f),
+    ("rate-limit count", lambda f: "companion/middleware/ratelimit.py" in f),
     ("commit", lambda f: f.startswith("commit (") and "sqlalchemy/orm/session.py" in f),
     ("templates", lambda f: "jinja2/" in f or "/templates/" in f or f.startswith("render")),
     ("database driver", lambda f: "sqlite3" in f or "psycopg/" in f or "psycopg_pool" in f),

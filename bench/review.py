@@ -29,7 +29,7 @@ def fill(table, hands: int) -> None:
     """Hands as the engine would store them, written in bulk (recording 10,000 hands one by one
     would time the recording, not the review)."""
     from companion.extensions import db
-    from companion.models import Hand, HandDelta
+    from companion.db.models import Hand, HandDelta
 
     ids = {p.name: p.id for p in table.players}
     for i in range(hands):

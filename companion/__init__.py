@@ -38,7 +38,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 def register_edge(app: Flask) -> None:
     """What every request passes first, before CSRF and the views: the input guard, the rate limits,
     and a clean "nothing saved yet" for the error pages."""
-    from . import guard, ratelimit, scoring
+    from .middleware import guard, ratelimit
+    from . import scoring
 
     ratelimit.init_app(app)  # first: a refused client costs one counter, never a parsed body
     guard.init_app(app)
@@ -47,7 +48,8 @@ def register_edge(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     from .extensions import csrf, db, migrate
-    from . import i18n, pagecache, words
+    from . import i18n, words
+    from .middleware import pagecache
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(app.root_path), "migrations"))
@@ -78,6 +80,6 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def register_security(app: Flask) -> None:
-    from . import security
+    from .middleware import security
 
     security.init_app(app)

@@ -12,7 +12,7 @@
   session right names the old version) and every API client holding the old token loses access.
   The PIN is cleared with it, since it is another way in.
 * The optional 6-digit PIN is kept as a salted hash (werkzeug's ``generate_password_hash``).
-  Attempts are counted in the database (``companion.ratelimit``), so the limit holds across workers.
+  Attempts are counted in the database (``companion.middleware.ratelimit``), so the limit holds across workers.
 
 This module is a service: no request, no session (the views keep the per-phone rights).
 """
@@ -30,7 +30,7 @@ from sqlalchemy import update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
-from .models import Table, new_public_id, utcnow
+from .db.models import Table, new_public_id, utcnow
 
 TOKEN_LENGTH = 32
 LEGACY = 0  # token_version of a table whose token was stored before tokens were derived

@@ -27,7 +27,7 @@ def _request_context(lang: str | None):
 
 def _fail(error) -> None:
     """Print an API/engine error the way the API words it, and exit with status 2."""
-    from .engine.common import EngineError
+    from .engine.public import EngineError
     from .i18n import tr
     from .schemas import InputError
 
@@ -77,7 +77,7 @@ def init_app(app: Flask) -> None:
         Exit status: 0 legal, 1 not legal, 2 bad input.
         """
         from . import scoring
-        from .engine.common import EngineError
+        from .engine.public import EngineError
         from .schemas import CheckAnswer, CheckRequest, InputError, engine_guard, load, merged, parse_json_text
 
         body = {"game": game, "previous": None if previous.strip() in ("-", "") else previous, "play": play,
@@ -122,7 +122,7 @@ def init_app(app: Flask) -> None:
         Exit status: 0 something beats it, 1 nothing can, 2 bad input.
         """
         from . import scoring
-        from .engine.common import EngineError
+        from .engine.public import EngineError
         from .schemas import AnswersAnswer, AnswersRequest, InputError, engine_guard, load, parse_json_text
 
         body = {"game": game, "previous": previous, "hand": hand, "players": players,
@@ -152,7 +152,7 @@ def init_app(app: Flask) -> None:
         """Settle one hand: SOURCE is a JSON file (or - for standard input) shaped like the
         body of POST /api/v1/settle. Prints each player's delta and the steps."""
         from . import scoring
-        from .engine.common import EngineError
+        from .engine.public import EngineError
         from .schemas import InputError, SettleAnswer, SettleRequest, engine_guard, json_object, load
 
         with _request_context(lang):
@@ -194,7 +194,7 @@ def init_app(app: Flask) -> None:
         An id that starts with "-" (some made before ids avoided it) goes after "--":
         flask players [--rename OLD NEW] -- <id> NAMES…"""
         from . import scoring
-        from .engine.common import EngineError
+        from .engine.public import EngineError
         from .schemas import InputError, PlayersRequest, TableAnswer, load
 
         with _request_context(lang):
@@ -227,7 +227,7 @@ def init_app(app: Flask) -> None:
     def demo_command(base_url):
         """Create a demo table of each game with a few hands (through scoring) and print their links."""
         from . import access, scoring
-        from .engine.common import EngineError
+        from .engine.public import EngineError
         from .schemas import StandingAnswer, url
 
         tables = []

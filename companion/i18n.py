@@ -7,7 +7,7 @@ from decimal import Decimal
 from flask import Flask, request
 from flask_babel import get_locale, gettext, ngettext
 
-from .engine.common import Text
+from .engine.public import Text
 from .extensions import babel
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文", "fr": "Français", "id": "Bahasa Indonesia",

@@ -94,7 +94,7 @@ def run_migrations_online():
 
     # a database written by a newer version: say so, instead of "Can't locate revision …" (on a
     # connection of its own: the migrations' connection must start without a transaction)
-    from companion.schema_version import refuse_newer
+    from companion.db.schema_version import refuse_newer
     with connectable.connect() as connection:
         refuse_newer(connection)
 

@@ -115,7 +115,7 @@ def render() -> str:
         doc = app.extensions["openapi"].spec.to_dict()
         codes = {code: str(meaning) for code, meaning in ERROR_CODES.items()}
     schemas = doc["components"]["schemas"]
-    from companion.guard import HAND_WRITE_MAX_BYTES
+    from companion.middleware.guard import HAND_WRITE_MAX_BYTES
 
     config = app.config
     limits = {"{body_kib}": config["MAX_CONTENT_LENGTH"] // 1024,  # the limits the server applies

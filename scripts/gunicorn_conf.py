@@ -75,7 +75,7 @@ def on_starting(server) -> None:
     from sqlalchemy.exc import SQLAlchemyError
 
     from companion.config import database_url
-    from companion.schema_version import schema_state
+    from companion.db.schema_version import schema_state
 
     engine = create_engine(database_url(os.path.join(ROOT, "instance")))
     try:

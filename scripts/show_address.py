@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from companion.sharing import lan_addresses  # noqa: E402
+from companion.sharing.links import lan_addresses  # noqa: E402
 
 
 def addresses(port: str) -> list[str]:
@@ -39,7 +39,7 @@ def migrate() -> None:
 
     from companion import create_app
 
-    from companion.schema_version import NewerDatabase
+    from companion.db.schema_version import NewerDatabase
 
     noise = io.StringIO()
     try:

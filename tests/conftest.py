@@ -140,7 +140,7 @@ def empty_database() -> None:
     global _schema_ready, _engine
     from sqlalchemy import create_engine, text
 
-    from companion import models  # noqa: F401  (the tables: a file run alone may not have imported them yet)
+    from companion.db import models  # noqa: F401  (the tables: a file run alone may not have imported them yet)
     from companion.extensions import db
 
     if _engine is None:
@@ -166,7 +166,7 @@ def stamp_head(conn) -> None:
     (``/readyz`` and the start-up check read it)."""
     from sqlalchemy import text
 
-    from companion.schema_version import code_head
+    from companion.db.schema_version import code_head
 
     conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)"))
     conn.execute(text("INSERT INTO alembic_version (version_num) VALUES (:head)"), {"head": code_head()})

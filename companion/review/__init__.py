@@ -16,7 +16,7 @@ each other directly, never this file, which only re-exports their public names
 - :mod:`.figures`: the night's per-player figures (sums of the engine's stored tallies)
 - :mod:`.csv_export`: one CSV row per hand and player
 """
-from ..scoring.common import DEVICE_MAX, engine_for
+from ..scoring.errors_limits import DEVICE_MAX, engine_for
 # _canonical and _checksum: the tests forge export files with them
 from ..scoring.document import (FORMAT, FORMAT_VERSION, IMPORT_MAX_BYTES, ImportRefused, _canonical, _checksum,
                                 export_chunks, export_document, export_json)

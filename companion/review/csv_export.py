@@ -6,8 +6,8 @@ import csv
 import io
 from decimal import Decimal
 
-from ..models import Hand, Table
-from ..scoring.common import engine_for, table_rules
+from ..db.models import Hand, Table
+from ..scoring.errors_limits import engine_for, table_rules
 from ..scoring.document import hands_in_batches, in_this_session
 
 PLACES = ("头游", "二游", "三游", "末游")

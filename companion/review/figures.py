@@ -10,8 +10,8 @@ from sqlalchemy import case, desc, func, select
 
 from ..engine import ENGINES
 from ..extensions import db
-from ..models import ACTIVE, Hand, HandDelta, HandTally, Player, Table
-from ..scoring.common import as_utc, engine_for
+from ..db.models import ACTIVE, Hand, HandDelta, HandTally, Player, Table
+from ..scoring.errors_limits import as_utc, engine_for
 from ..scoring.totals import points_and_money
 
 @dataclass

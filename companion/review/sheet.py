@@ -8,7 +8,7 @@ from typing import NamedTuple
 from sqlalchemy import case, func, or_, select
 
 from ..extensions import db
-from ..models import ACTIVE, Hand, HandDelta, Table
+from ..db.models import ACTIVE, Hand, HandDelta, Table
 
 SHEET_PER_PAGE = 50
 CHART_POINTS = 120  # the chart shows at most this many hands (evenly spread, the last one always)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import NamedTuple
 
-from ..models import Table
+from ..db.models import Table
 from ..scoring.totals import in_money, standings
 
 CENT = Decimal("0.01")

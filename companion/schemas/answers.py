@@ -6,7 +6,7 @@ from __future__ import annotations
 from marshmallow import fields, post_dump, pre_dump
 
 from ..engine.cards import RANK_NAMES, format_cards
-from ..engine.common import rules_to_dict
+from ..engine.public import rules_to_dict
 from .output import Answer, Link, Number, Sentence, jsonable
 
 

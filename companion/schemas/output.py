@@ -19,7 +19,7 @@ from ..i18n import tr
 def url(endpoint: str, **values) -> str | None:
     """An absolute URL on a trusted base (:func:`sharing.trusted_base`), or None when the endpoint is
     not served by this app."""
-    from .. import sharing
+    from ..sharing import links as sharing
 
     try:
         path = url_for(endpoint, **values)

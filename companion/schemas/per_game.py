@@ -111,7 +111,7 @@ def _not_blank(schema: dict) -> None:
 
 
 # Readable text: the input guard refuses control characters (tab and newlines aside) in every string
-# of a request (companion/guard.py), so the document says so for every string of a request body.
+# of a request (companion/middleware/guard.py), so the document says so for every string of a request body.
 READABLE = "^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$"
 
 

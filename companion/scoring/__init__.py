@@ -29,8 +29,8 @@ The work is split by concern into the modules below; this file only re-exports t
 - :mod:`.importing`: an exported document replayed into a new table (import)
 - :mod:`.housekeeping`: what a request does first (purges now and then)
 """
-from ..models import ACTIVE, PlayerChange, VOID  # the faces have always read these names here
-from .common import (Conflict, CURRENCY_MAX, DELETE_UNDO_SECONDS, DEVICE_MAX, NAME_MAX, NOTE, NOTES_MAX, NotFound,
+from ..db.models import ACTIVE, PlayerChange, VOID  # the faces have always read these names here
+from .errors_limits import (Conflict, CURRENCY_MAX, DELETE_UNDO_SECONDS, DEVICE_MAX, NAME_MAX, NOTE, NOTES_MAX, NotFound,
                      PLAYER_NAME_MAX, ScoringError, engine_for, table_rules)
 from .document import export_chunks, export_document
 from .hands import add_ruling, edit_hand, get_hand, record_hand, record_hand_once, restore_hand, void_hand

@@ -11,10 +11,10 @@ from datetime import datetime
 from flask import current_app
 from sqlalchemy import select
 
-from ..engine.common import EngineError
+from ..engine.public import EngineError
 from ..extensions import db
-from ..models import Hand, HandDelta, HandEvent, Player, Table
-from .common import as_utc
+from ..db.models import Hand, HandDelta, HandEvent, Player, Table
+from .errors_limits import as_utc
 
 FORMAT = "card-table-companion/table"
 # 2: each hand carries the stake it was played at, the table when it was archived. A version 1 file

@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine.common import N_
+from ..engine.public import N_
 from ..engine.described import PLAYERS, FactsDescription
-from .common import ScoringError
+from .errors_limits import ScoringError
 
 
 def show_value(value: Any, limit: int = 40) -> str:

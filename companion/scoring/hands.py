@@ -9,10 +9,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..engine.common import N_
+from ..engine.public import N_
 from ..extensions import db
-from ..models import ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Table, utcnow
-from .common import NOTE, Conflict, NotFound, ScoringError
+from ..db.models import ACTIVE, VOID, Hand, HandDelta, HandEvent, HandTally, Table, utcnow
+from .errors_limits import NOTE, Conflict, NotFound, ScoringError
 from .players import hand_players
 from .reading import history
 from .settling import _prepare_facts, _settle_points

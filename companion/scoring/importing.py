@@ -12,10 +12,10 @@ from typing import NamedTuple
 from sqlalchemy import delete, select
 
 from ..engine import ENGINES
-from ..engine.common import N_, EngineError
+from ..engine.public import N_, EngineError
 from ..extensions import db
-from ..models import ACTIVE, VOID, Hand, HandEvent, RateBucket, Table, stake_text
-from .common import DEVICE_MAX, NAME_MAX, NOTE
+from ..db.models import ACTIVE, VOID, Hand, HandEvent, RateBucket, Table, stake_text
+from .errors_limits import DEVICE_MAX, NAME_MAX, NOTE
 from .document import _TIME, FORMAT, FORMAT_VERSION, ImportRefused, _checksum, signed_here
 from .hands import record_hand_once, void_hand
 from .players import change_players

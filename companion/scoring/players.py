@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlalchemy import desc, func, select
 
-from ..engine.common import N_, EngineError
+from ..engine.public import N_, EngineError
 from ..extensions import db
-from ..models import Hand, HandEvent, Player, PlayerChange, Table
-from .common import PLAYER_NAME_MAX, ScoringError, engine_for, table_rules
+from ..db.models import Hand, HandEvent, Player, PlayerChange, Table
+from .errors_limits import PLAYER_NAME_MAX, ScoringError, engine_for, table_rules
 from .settling import as_recorded
 from .tables import _count_problem
 from .text import _clean_text, _duplicates

@@ -7,7 +7,7 @@ from typing import Iterable
 from sqlalchemy import desc, func, select
 
 from ..extensions import db
-from ..models import ACTIVE, Hand, HandDelta, HandEvent, Table
+from ..db.models import ACTIVE, Hand, HandDelta, HandEvent, Table
 from .players import seated_successor
 
 

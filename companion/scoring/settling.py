@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from ..engine.common import N_, EngineError, Settlement, apply_stake
-from ..models import Table
-from .common import ScoringError, engine_for, table_rules
+from ..engine.public import N_, EngineError, Settlement, apply_stake
+from ..db.models import Table
+from .errors_limits import ScoringError, engine_for, table_rules
 from .factcheck import checked_facts
 
 

@@ -10,10 +10,10 @@ from sqlalchemy import delete as sa_delete
 from sqlalchemy import desc, select
 
 from .. import access
-from ..engine.common import N_, EngineError, rules_to_dict
+from ..engine.public import N_, EngineError, rules_to_dict
 from ..extensions import db
-from ..models import Hand, HandDelta, HandEvent, HandTally, Person, Player, PlayerChange, Table, stake_text, utcnow
-from .common import (CURRENCY_MAX, DELETE_UNDO_SECONDS, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX, NotFound, ScoringError,
+from ..db.models import Hand, HandDelta, HandEvent, HandTally, Person, Player, PlayerChange, Table, stake_text, utcnow
+from .errors_limits import (CURRENCY_MAX, DELETE_UNDO_SECONDS, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX, NotFound, ScoringError,
                      engine_for, table_rules)
 from .text import _clean_text, _duplicates, parse_stake
 from .transactions import _commit, _lock, check_open

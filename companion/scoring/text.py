@@ -6,9 +6,9 @@ import unicodedata
 from decimal import Decimal
 from typing import Any
 
-from ..engine.common import N_, EngineError
+from ..engine.public import N_, EngineError
 from ..engine.money import parse_stake as _parse_stake
-from .common import PLAYER_NAME_MAX, ScoringError
+from .errors_limits import PLAYER_NAME_MAX, ScoringError
 
 
 def _text_error(what: str, problem: str, field: str, **params) -> ScoringError:
@@ -108,7 +108,7 @@ def _clean_text(value: Any, field: str, maximum: int, *, required: bool, what: s
 
 
 def clean_person_name(value: Any) -> str:
-    """A person's name (companion/people.py), judged as a player's name is."""
+    """A person's name (companion/sharing/people.py), judged as a player's name is."""
     return _clean_text(value, "name", PLAYER_NAME_MAX, required=True, what="person")
 
 

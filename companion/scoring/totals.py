@@ -8,7 +8,7 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import ACTIVE, Hand, HandDelta, Table
+from ..db.models import ACTIVE, Hand, HandDelta, Table
 
 
 class Standing(NamedTuple):

@@ -7,10 +7,10 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..engine.common import N_
+from ..engine.public import N_
 from ..extensions import db
-from ..models import Table, utcnow
-from .common import DEVICE_MAX, ScoringError
+from ..db.models import Table, utcnow
+from .errors_limits import DEVICE_MAX, ScoringError
 
 
 def _commit() -> None:
@@ -19,7 +19,7 @@ def _commit() -> None:
     db.session.info["saved"] = True
 
 
-commit = _commit  # for the other services (companion/people.py): the same bookkeeping
+commit = _commit  # for the other services (companion/sharing/people.py): the same bookkeeping
 
 
 def saved_in_this_request() -> bool:

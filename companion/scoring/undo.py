@@ -5,10 +5,10 @@ from typing import Any
 
 from sqlalchemy import desc, select
 
-from ..engine.common import N_
+from ..engine.public import N_
 from ..extensions import db
-from ..models import ACTIVE, VOID, HandEvent, PlayerChange, Table, utcnow
-from .common import NOTE, ScoringError
+from ..db.models import ACTIVE, VOID, HandEvent, PlayerChange, Table, utcnow
+from .errors_limits import NOTE, ScoringError
 from .hands import _set_deltas, _snapshot
 from .players import _players_undo_target, undo_players_change
 from .settling import _settle_points

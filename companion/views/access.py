@@ -5,7 +5,7 @@ a GET never grants a right. A phone that joins keeps ``[public_id, token_version
 session (see ``tables.remember``), never the token.
 
 ``POST /t/<id>/join`` answers a form with a redirect to the table (or the table page again with
-the reason, 403 / 429), and ``static/join.js`` (``Accept: application/json``) with
+the reason, 403 / 429), and ``static/js/join.js`` (``Accept: application/json``) with
 ``{"joined": bool, "message"}``: the script then reloads the page, which shows the message.
 """
 from __future__ import annotations
@@ -15,10 +15,11 @@ import re
 from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import access, pagecache, ratelimit
-from ..guard import InputRejected
-from ..models import Table
-from .common import HOLDER_MAX, set_holder
+from .. import access
+from ..middleware import pagecache, ratelimit
+from ..middleware.guard import InputRejected
+from ..db.models import Table
+from .table_context import HOLDER_MAX, set_holder
 from .tables import remember, table_page, table_view
 
 bp = Blueprint("access", __name__)
@@ -102,7 +103,7 @@ def reset(table: Table):
         flash(_("The share link was reset: the old record link, code and PIN no longer work. Show the new "
                 "record code to the phones that should record."))
         return redirect(url_for("tables.show", public_id=table.public_id, _anchor="share"), 303)
-    return render_template("share_reset.html", table=table)
+    return render_template("access/share_reset.html", table=table)
 
 
 @bp.post("/t/<public_id>/pin")

@@ -13,10 +13,10 @@ from .. import scoring
 from ..engine import ENGINES
 from ..engine.errors import EngineError
 from ..engine.text import to_data
-from ..forms import ActionForm
+from ..forms.tables import ActionForm
 from ..i18n import tr
 from ..words import play_name, preset_choices
-from ..models import Table
+from ..db.models import Table
 from ..schemas import AnswersAnswer, CheckAnswer, CheckRequest, InputError, ReadingAnswer, engine_guard, load, merged, url
 from .tables import can_edit, device_label, table_view
 
@@ -103,7 +103,7 @@ def _page(table: Table | None):
     low = min(m.PLAYER_RANGE[0] for m in ENGINES.values())
     high = max(m.PLAYER_RANGE[1] for m in ENGINES.values())
     latest = scoring.latest_hand_number(table) if table is not None else None
-    return render_template("check.html", form=form, errors=errors, result=result, games=game_choices(),
+    return render_template("check/check.html", form=form, errors=errors, result=result, games=game_choices(),
                            presets={name: preset_choices(m) for name, m in ENGINES.items()},
                            players_range=(low, high), type_name=type_name, table=table, beat=beat,
                            can_attach=table is not None and g.get("can_edit") and latest is not None,
@@ -239,5 +239,5 @@ def api_help():
                                    "token": bool(operation.get("security"))})
     from ..schemas import ERROR_CODES
 
-    return render_template("api.html", base=request.host_url.rstrip("/"), operations=operations,
+    return render_template("check/api.html", base=request.host_url.rstrip("/"), operations=operations,
                            error_codes=ERROR_CODES, openapi_url=url("api-docs.openapi_json"))

@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import Response, current_app, g, request, session
 from flask_babel import get_locale
 
-from ..models import Table
+from ..db.models import Table
 
 def table_etag(table: Table, kind: str, *parts) -> str:
     """The ETag of one answer about a table: its kind, the table's revision (every change to a table

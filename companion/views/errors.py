@@ -7,7 +7,7 @@ from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalErr
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 
-from ..guard import InputRejected
+from ..middleware.guard import InputRejected
 from ..scoring import discard_changes, saved_in_this_request
 
 

@@ -9,7 +9,7 @@ table bumps its revision, which is in the key, so a kept file is never stale; th
 Concurrent clients of the same uncomputed export wait on one file lock while the first writes it
 (one computation, not eight). Memory stays bounded: the export is written chunk by chunk and sent
 from the file. Computing an export spends the client's heavy-read budget by the table's size
-(:func:`companion.ratelimit.heavy_read_units`); a kept file costs only the request's one unit.
+(:func:`companion.middleware.ratelimit.heavy_read_units`); a kept file costs only the request's one unit.
 
 A client that accepts gzip (every browser, ``curl --compressed``) gets the kept file compressed: the
 compressed copy is written once, beside the file, the first time one is asked for, never per request
@@ -28,8 +28,8 @@ from pathlib import Path
 
 from flask import Response, current_app, request, send_file, stream_with_context
 
-from .. import ratelimit
-from ..models import Table
+from ..middleware import ratelimit
+from ..db.models import Table
 from .conditional import conditional, table_etag
 
 EXPORT_CACHE_FILES = 64

@@ -10,9 +10,9 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from .. import access, scoring
-from ..engine.common import EngineError
-from ..forms import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
-from ..models import Hand, Table
+from ..engine.public import EngineError
+from ..forms.tables import ActionForm, FormError, ResubmitForm, facts_to_data, hand_form
+from ..db.models import Hand, Table
 from .tables import device_label, engine_message, history_page, load_table, remember, table_view
 
 bp = Blueprint("hands", __name__)
@@ -34,7 +34,7 @@ def _hand(table: Table, number: int) -> Hand:
 
 def _render_form(table, form, *, hand=None, status=200, duplicate=None):
     earlier = scoring.hand_settlement(table, hand).earlier if hand is not None else None  # recorded under earlier rules
-    return render_template("hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
+    return render_template("hands/hand_form.html", table=table, form=form, hand=hand, duplicate=duplicate,
                            earlier=engine_message(earlier) if earlier is not None else None,
                            edit_key=access.edit_token(table),
                            dealer=scoring.current_dealer(table)), status
@@ -121,7 +121,7 @@ def _conflict(table, error: scoring.Conflict, *, kind: str, request_id: str | No
     choice.request_id.data = request_id or ""
     names = {p.id: p.name for p in table.players}
     current_points = {names[d.player_id]: d.points for d in current.deltas}
-    return render_template("conflict.html", table=table, current=current, current_points=current_points,
+    return render_template("hands/conflict.html", table=table, current=current, current_points=current_points,
                            current_settlement=scoring.safe_settlement(table, current.facts), kind=kind,
                            submitted=submitted, preview=preview, choice=choice, action=ActionForm(),
                            message=engine_message(error)), 409
@@ -204,7 +204,7 @@ def show(table: Table, number: int):
         _mark_seen(table, hand.number)
     played = [name for name in scoring.hand_players(hand) if name in points]  # the hand's own players, seat order
     played += [name for name in points if name not in played]
-    return render_template("hand.html", table=table, hand=hand, settlement=settled.settlement, points=points,
+    return render_template("hands/hand.html", table=table, hand=hand, settlement=settled.settlement, points=points,
                            played=played, earlier=engine_message(settled.earlier) if settled.earlier is not None else None,
                            saved=request.args.get("saved") == "1", can_edit=g.can_edit,
                            action=ActionForm(), dealer=scoring.current_dealer(table),

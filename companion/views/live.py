@@ -5,7 +5,7 @@ table changed it answers with the live part of the table page (the ``live`` bloc
 ``table.html``: counts, dealer, standings, one page of hands) as an HTML fragment, rendered by the
 same template as the page, so translations, plurals, money and right-to-left text are written once
 and the script only swaps it in. Any worker answers any poll: the only thing a worker keeps is
-a cache of rendered blocks keyed by the table's revision (see ``companion/pagecache.py``), which a
+a cache of rendered blocks keyed by the table's revision (see ``companion/middleware/pagecache.py``), which a
 write never has to invalidate.
 """
 from __future__ import annotations
@@ -17,10 +17,11 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from .. import access, sharing
-from ..models import Table
-from ..pagecache import fragments, render_block  # one cache of rendered parts per worker
-from .common import load_table, page_number
+from .. import access
+from ..sharing import links as sharing
+from ..db.models import Table
+from ..middleware.pagecache import fragments, render_block  # one cache of rendered parts per worker
+from .table_context import load_table, page_number
 
 bp = Blueprint("live", __name__)
 
@@ -42,7 +43,7 @@ def live_fragment(table: Table, page: int, can_edit: bool) -> Fragment:
     if fragment is None:
         context = sharing.live_view(table, page, current_app.config["HANDS_PER_PAGE"])
         context["can_edit"] = bool(can_edit)
-        fragment = Fragment(Markup(render_block("table.html", "live", context)), context["total"],
+        fragment = Fragment(Markup(render_block("tables/table.html", "live", context)), context["total"],
                             not context["hands"])
         fragments.put(key, fragment)
     return fragment
@@ -55,7 +56,7 @@ def rules_section(table: Table) -> Markup:
     key = ("rules", table.public_id, table.revision, str(get_locale()))
     html = fragments.get(key)
     if html is None:
-        html = Markup(render_block("table.html", "rules", {"table": table}))
+        html = Markup(render_block("tables/table.html", "rules", {"table": table}))
         fragments.put(key, html)
     return html
 

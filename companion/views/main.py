@@ -1,9 +1,9 @@
 """The start page: open a table, the tables this phone opened, languages, this phone's name."""
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from .. import models  # noqa: F401  (registers the models with the metadata)
+from ..db import models  # noqa: F401  (registers the models with the metadata)
 from .. import scoring
-from ..forms import DeviceForm
+from ..forms.tables import DeviceForm
 from .tables import has_right, phone_tables, remembered
 
 bp = Blueprint("main", __name__)
@@ -47,7 +47,7 @@ def readyz():
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..extensions import db
-    from ..schema_version import schema_state
+    from ..db.schema_version import schema_state
 
     try:
         with db.engine.connect() as connection:

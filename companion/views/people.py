@@ -1,6 +1,6 @@
 """People across tables: link a table's players to people, a person's page, the past tables.
 
-Thin views: every figure comes from :mod:`companion.people` (SQL aggregates); nothing here runs SQL.
+Thin views: every figure comes from :mod:`companion.sharing.people` (SQL aggregates); nothing here runs SQL.
 A phone sees its own tables (those it may record at, as on the start page) and the tables of the
 people linked at them; nothing else of the server.
 """
@@ -13,10 +13,10 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
 
-from .. import people
-from ..engine.common import EngineError
-from ..forms_people import PersonNameForm, link_players_form
-from ..models import Table
+from ..sharing import people
+from ..engine.public import EngineError
+from ..forms.people import PersonNameForm, link_players_form
+from ..db.models import Table
 from .review import _signed, running_totals_svg  # the review chart's drawing and signs
 from .tables import GAME_NAMES, engine_message, format_money, page_number, phone_tables, table_view
 

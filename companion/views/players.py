@@ -8,8 +8,8 @@ from flask_babel import gettext as _
 
 from .. import scoring
 from ..engine.errors import EngineError
-from ..forms_players import players_form
-from ..models import Table
+from ..forms.players import players_form
+from ..db.models import Table
 from .tables import device_label, engine_message, table_view
 
 bp = Blueprint("players", __name__)
@@ -28,7 +28,7 @@ def _fewest(table: Table) -> int:
 
 def _page(table: Table, form, status: int = 200, general: list | None = None):
     left = [p.name for p in table.players if not p.seated]
-    return render_template("players.html", table=table, form=form, left=left, general=general or [],
+    return render_template("players/players.html", table=table, form=form, left=left, general=general or [],
                            most=_most(table), can_leave=len(table.player_names) > _fewest(table)), status
 
 

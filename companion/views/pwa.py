@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 bp = Blueprint("pwa", __name__)
 
-SHELL = ("app.css", "outbox.css", "fit.css", "app.js", "outbox.js", "compat.js", "live.js", "join.js", "cards.css", "icon.svg", "favicon-32.png",
+SHELL = ("css/app.css", "css/outbox.css", "css/fit.css", "js/app.js", "js/outbox.js", "js/compat.js", "js/live.js", "js/join.js", "css/cards.css", "icon.svg", "favicon-32.png",
          "icon-192.png", "apple-touch-icon.png")
 
 
@@ -23,9 +23,9 @@ SHELL = ("app.css", "outbox.css", "fit.css", "app.js", "outbox.js", "compat.js",
 def static_version(folder: str) -> str:
     """A digest of every static file (names and contents): the service worker's cache version."""
     digest = hashlib.sha256()
-    for path in sorted(Path(folder).iterdir()):
+    for path in sorted(Path(folder).rglob("*")):
         if path.is_file():
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -47,7 +47,7 @@ def manifest():
 @bp.get("/sw.js")
 def service_worker():
     folder = current_app.static_folder
-    source = (Path(folder) / "sw.js").read_text(encoding="utf-8")
+    source = (Path(folder) / "js/sw.js").read_text(encoding="utf-8")
     shell = [url_for("static", filename=name) for name in SHELL]
     source = source.replace("__VERSION__", static_version(folder)).replace("__SHELL__", json.dumps(shell))
     response = Response(source, mimetype="text/javascript")

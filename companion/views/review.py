@@ -17,10 +17,10 @@ from markupsafe import Markup
 
 from .. import review, scoring
 from ..i18n import imported_mark, tr
-from ..models import Table
+from ..db.models import Table
 from .chart import chart_css, running_totals_svg
-from .common import format_money as money
-from .common import page_number, remember, table_view
+from .table_context import format_money as money
+from .table_context import page_number, remember, table_view
 from .conditional import review_page
 from .export_cache import cached_download
 
@@ -165,7 +165,7 @@ _FSI, _LRI, _PDI = "\u2068", "\u2066", "\u2069"  # isolates: a name or an amount
 
 
 def _picture(table: Table, rows, result) -> dict:
-    """What "Share as picture" draws (static/share.js only lays it out): every text already in the
+    """What "Share as picture" draws (static/js/share.js only lays it out): every text already in the
     page's language, every number already written (signed points, money), the fewest transfers."""
     for_money = scoring.in_money(table)
     transfers = [_("%(payer)s pays %(payee)s %(amount)s", payer=_FSI + t.payer + _PDI, payee=_FSI + t.payee + _PDI,

@@ -19,7 +19,7 @@ from ..engine.cards import BIG_JOKER, SMALL_JOKER, SUIT_SYMBOLS, Card, CardError
 from ..engine.errors import EngineError
 from ..engine.text import from_data
 from ..i18n import tr
-from ..models import Table
+from ..db.models import Table
 from .tables import table_view
 
 bp = Blueprint("rules", __name__)
@@ -50,7 +50,7 @@ def html_id(anchor: str) -> str:
 def rule_matters(game: str, rules: dict, key: str) -> bool:
     """Does the house rule ``key`` change anything at a table with ``rules`` (the engine's switch
     says when it does not)? A key the engine does not know is shown."""
-    from ..engine.common import snake
+    from ..engine.public import snake
 
     switch = ENGINES[game].SWITCHES.get(snake(key)) if game in ENGINES else None
     return switch is None or switch.matters({snake(k): v for k, v in (rules or {}).items()})
@@ -177,7 +177,7 @@ def _render(module, rules, table: Table | None):
     names = table.player_names if table is not None else []
     stake = table.stake if table is not None else 1
     sentences = module.rule_sentences(rules)  # what this table's switch values mean, from the engine
-    return render_template("rules.html", module=module, game=module.NAME, table=table, sentences=sentences,
+    return render_template("rules/rules.html", module=module, game=module.NAME, table=table, sentences=sentences,
                            switches=_switches(module, rules, sentences), examples=_examples(module, rules),
                            worked=_worked(module, rules, names, stake), rules=rules,
                            rule_sections=_sections(module, sentences))

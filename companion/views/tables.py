@@ -4,13 +4,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import pagecache, scoring
+from ..middleware import pagecache
+from .. import scoring
 from ..engine import ENGINES
-from ..engine.common import EngineError
-from ..forms import ActionForm, DeleteTableForm, TableSettingsForm, new_table_form
-from ..models import Table
+from ..engine.public import EngineError
+from ..forms.tables import ActionForm, DeleteTableForm, TableSettingsForm, new_table_form
+from ..db.models import Table
 # The shared helpers, also re-exported here for the views that have always imported them from this module.
-from .common import (GAME_NAMES, REMEMBERED, can_edit, device_label, engine_message, forget,  # noqa: F401
+from .table_context import (GAME_NAMES, REMEMBERED, can_edit, device_label, engine_message, forget,  # noqa: F401
                      format_money, has_right, holder, load_table, page_number, phone_tables, remember, remembered,
                      revoked_message, rules_module, table_view)
 from .conditional import review_page
@@ -46,7 +47,7 @@ def new(game):
             remember(table)
             return redirect(url_for("tables.show", public_id=table.public_id))
     status = 400 if request.method == "POST" else 200
-    return render_template("table_new.html", form=form, game=game, module=module), status
+    return render_template("tables/table_new.html", form=form, game=game, module=module), status
 
 
 def _create(form, game: str, players: list) -> Table | None:
@@ -83,7 +84,7 @@ def _put_error(form, error: EngineError) -> None:
 
 
 def scoring_key(form, key: str) -> str | None:
-    from ..engine.common import snake
+    from ..engine.public import snake
 
     for candidate in (key, snake(key)):
         if candidate in form._switches:
@@ -110,7 +111,7 @@ def table_page(table: Table, *, join_key: str | None = None, join_error: str | N
     live = live_fragment(table, page, g.can_edit)  # cached per revision
     if page > 1 and live.empty:
         abort(404)
-    return render_template("table.html", table=table, page=page, total=live.total, live_html=live.html,
+    return render_template("tables/table.html", table=table, page=page, total=live.total, live_html=live.html,
                            can_edit=g.can_edit, join_key=join_key, join_error=join_error,
                            holder=holder(table) if g.can_edit else None, pin_error=pin_error, pin_value=pin_value,
                            right_revoked=revoked_message(table) if g.get("right_revoked") else None), status
@@ -134,9 +135,9 @@ def history_page(table: Table, hand=None):
 def _history(table: Table, hand, page: int, per_page: int):
     """The page around the list of events, which is drawn once per table revision (pagecache)."""
     events_html = pagecache.block(("history", table.public_id, table.revision, hand.number if hand else 0, page,
-                                   per_page), "history.html", "events",
+                                   per_page), "tables/history.html", "events",
                                   lambda: _history_events(table, hand, page, per_page), budget="heavy_read")
-    return render_template("history.html", table=table, hand=hand, events_html=events_html)
+    return render_template("tables/history.html", table=table, hand=hand, events_html=events_html)
 
 
 def _history_events(table: Table, hand, page: int, per_page: int) -> dict:
@@ -182,7 +183,7 @@ def _settings_page(table: Table, form=None, delete_form=None, status: int = 200)
         form = TableSettingsForm(data={"name": table.name, "stake": table.stake_text, "currency": table.currency,
                                        "notes": table.notes})
     counted, total = scoring.hand_counts(table)
-    return render_template("table_settings.html", table=table, form=form, action_form=ActionForm(),
+    return render_template("tables/table_settings.html", table=table, form=form, action_form=ActionForm(),
                            delete_form=delete_form or DeleteTableForm(), total=total,
                            undo_minutes=scoring.DELETE_UNDO_SECONDS // 60), status
 

@@ -19,7 +19,7 @@ def test_empty_form(client):
     assert 'name="game"' in html and 'name="preset"' in html and 'name="players"' in html
     assert 'id="verdict"' not in html
     assert 'name="viewport"' in html  # phone first, extends base.html
-    assert "check.js" in html
+    assert "js/check.js" in html
 
 
 @pytest.mark.parametrize("query,legal", [

@@ -104,7 +104,7 @@ def test_settle_bad_input(runner, text, words):
 def test_demo_creates_a_table_of_each_game(runner, app):
     from companion import scoring
     from companion.extensions import db
-    from companion.models import Table
+    from companion.db.models import Table
 
     result = runner.invoke(args=["demo", "--base-url", "http://192.0.2.1:5000"])
     assert result.exit_code == 0, result.output

@@ -1,4 +1,4 @@
-"""The input guard at the edge (companion/guard.py): junk never reaches a view, and never a 500."""
+"""The input guard at the edge (companion/middleware/guard.py): junk never reaches a view, and never a 500."""
 import http.client
 import json
 from urllib.parse import urlsplit

@@ -365,7 +365,7 @@ def _stored(app, public_id):
 
 
 def _tables(app) -> int:
-    from companion.models import Table
+    from companion.db.models import Table
 
     with app.app_context():
         count = db.session.query(Table).count()

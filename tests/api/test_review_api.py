@@ -68,7 +68,7 @@ def _rows(app):
     from sqlalchemy import func, select
 
     from companion.extensions import db
-    from companion.models import Hand, HandEvent, Player, Table
+    from companion.db.models import Hand, HandEvent, Player, Table
 
     with app.app_context():
         return [db.session.scalar(select(func.count()).select_from(model)) for model in (Table, Player, Hand, HandEvent)]

@@ -37,7 +37,7 @@ def test_nginx_accepts_the_repositorys_file(deployment, tmp_path):
 
 
 def test_text_answers_are_compressed_and_plain_http_goes_to_https(deployment):
-    for path in ("/", "/static/app.css", "/static/outbox.js", "/api/v1/openapi.json", "/manifest.webmanifest"):
+    for path in ("/", "/static/css/app.css", "/static/js/outbox.js", "/api/v1/openapi.json", "/manifest.webmanifest"):
         status, headers, body = deployment.request("GET", path, headers={"Accept-Encoding": "gzip"})
         assert status == 200, path
         assert headers.get("content-encoding") == "gzip", (path, headers)
@@ -51,7 +51,7 @@ def test_caddy_with_the_repositorys_caddyfile(deployment, tmp_path):
     and the phone's own address in the app's access log (not Caddy's, nor one the phone claims)."""
     require_tools(["caddy"])
     with caddy_proxy(deployment.upstream_ports, tmp_path / "caddy") as caddy:
-        for path in ("/", "/static/app.css", "/static/outbox.js", "/api/v1/openapi.json"):
+        for path in ("/", "/static/css/app.css", "/static/js/outbox.js", "/api/v1/openapi.json"):
             status, headers, body = caddy.request("GET", path, headers={"Accept-Encoding": "gzip"})
             assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
             assert gzip.decompress(body)

@@ -13,9 +13,10 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from companion import access, people, scoring
+from companion import access, scoring
+from companion.sharing import people
 from companion.extensions import db
-from companion.models import Person
+from companion.db.models import Person
 
 AXE = os.path.join(os.path.dirname(__file__), "vendor", "axe-4.12.1.min.js")
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 from e2e_helpers import shot
 
 PLAYERS = ["Ann", "Bo", "Cy"]

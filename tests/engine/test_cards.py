@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from companion.engine.cards import (ANY_JOKER, BIG_JOKER, SMALL_JOKER, Card, CardError, check_deck,
                                     decks_limit_error, format_cards, parse_cards, rank_name)
-from companion.engine.common import EngineError, Text
+from companion.engine.public import EngineError, Text
 
 
 def ranks(text):

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from companion.engine import dagong
-from companion.engine.common import FactsError, RulesError, Text
+from companion.engine.public import FactsError, RulesError, Text
 
 P = ["P1", "P2", "P3", "P4"]
 

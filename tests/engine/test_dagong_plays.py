@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from companion.engine import dagong
 from companion.engine.cards import Card, CardError, decks_limit_error
 from companion.engine.dagong.combos import cards_key, fits_decks
-from companion.engine.common import Text
+from companion.engine.public import Text
 
 # (id, previous (None = lead), play, house rules, legal, code)
 EXAMPLES = [

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from companion.engine import dagong
 from companion.engine.cards import Card, format_cards
-from companion.engine.common import EngineError
+from companion.engine.public import EngineError
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -4,7 +4,7 @@ did (``settle_as_recorded``). Each case has its twin."""
 import pytest
 
 from companion.engine import dagong
-from companion.engine.common import FactsError
+from companion.engine.public import FactsError
 
 P = ["P1", "P2", "P3", "P4"]
 RULES = dagong.rules_from_dict({}, "daye")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.engine import gandengyan as g
 from companion.engine.cards import CardError, parse_cards
-from companion.engine.common import FactsError, Reading, RulesError, Text, Verdict, rules_to_dict
+from companion.engine.public import FactsError, Reading, RulesError, Text, Verdict, rules_to_dict
 
 
 def rules(**switches):

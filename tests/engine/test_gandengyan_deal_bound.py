@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import gandengyan as g
-from companion.engine.common import FactsError
+from companion.engine.public import FactsError
 
 DECK = 54  # written here again on purpose: the simulation does not read the engine's constants
 

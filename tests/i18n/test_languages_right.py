@@ -86,7 +86,7 @@ def test_every_page_is_fully_translated(client, app, lang):
         scoring.record_hand(dg, {"banker": "Li", "partner": "Zhang", "order": ["Li", "Wang", "Zhang"],
                                  "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
         tables = [(t.public_id, access.edit_token(t)) for t in (gdy, dg)]
-        from companion import people
+        from companion.sharing import people
 
         people.link_players(gdy, {gdy.players[0].id: people.NEW}, offered_from=[gdy.id])
         person = people.current_links(gdy)[gdy.players[0].id].public_id

@@ -29,7 +29,7 @@ def dg(ctx):
 @pytest.fixture
 def writer(client):
     """``writer(table)``: this test client may record at the table (it joined with the record
-    link's key: a POST, as static/join.js does it)."""
+    link's key: a POST, as static/js/join.js does it)."""
     def make(table):
         form = {"key": access.edit_token(table)}
         if client.application.config.get("WTF_CSRF_ENABLED"):

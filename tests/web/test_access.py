@@ -5,9 +5,10 @@ import re
 import pytest
 from sqlalchemy import select, text, update
 
-from companion import access, ratelimit, scoring
+from companion import access, scoring
+from companion.middleware import ratelimit
 from companion.extensions import db
-from companion.models import RateBucket, Table
+from companion.db.models import RateBucket, Table
 
 from web_helpers import hidden, text_of
 

@@ -75,7 +75,7 @@ def _upgraded(app) -> list:
 
 
 def _all_tables():
-    from companion.models import Table
+    from companion.db.models import Table
     return list(db.session.scalars(db.select(Table)))
 
 

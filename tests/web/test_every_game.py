@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from companion import review, scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 from thirdgame.registry import every_game, every_name
 
 from web_helpers import hidden, text_of
@@ -42,7 +42,7 @@ def _hand(module, names):
 
 def _form_data(client, public_id, facts):
     """The record form's data for ``facts``, as the form shows them (the generated form's own fields)."""
-    from companion.forms import facts_to_data
+    from companion.forms.tables import facts_to_data
 
     with client.application.app_context():
         table = scoring.get_table(public_id)

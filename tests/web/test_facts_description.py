@@ -16,7 +16,7 @@ from companion import schemas
 from companion.engine import ENGINES, dagong, described, gandengyan
 from companion.engine.errors import FactsError
 from companion.engine.text import N_
-from companion.forms import facts_to_data, hand_form
+from companion.forms.tables import facts_to_data, hand_form
 
 FIXTURES = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 

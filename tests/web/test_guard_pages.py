@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 from web_helpers import text_of
 
 

@@ -11,9 +11,9 @@ import re
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from companion import scoring
-from companion.engine.common import EngineError
+from companion.engine.public import EngineError
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 # Heavenly stems: names no English sentence of the engine contains, so a name is found by its text.
 POOL = list("甲乙丙丁戊己庚辛壬癸")

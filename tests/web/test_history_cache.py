@@ -1,5 +1,5 @@
 """The history pages do not grow with the table (issue 22): the list of events is drawn once per
-table revision, hand, page and language (companion/pagecache.py), so a second request reads only
+table revision, hand, page and language (companion/middleware/pagecache.py), so a second request reads only
 the table; any write makes a new revision, so the change shows at once."""
 
 from companion import scoring

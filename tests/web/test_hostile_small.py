@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from companion import review, scoring
 from companion.scoring import housekeeping
 from companion.extensions import db
-from companion.models import Person, Player, Table, utcnow
+from companion.db.models import Person, Player, Table, utcnow
 
 pytestmark = pytest.mark.db
 
@@ -150,7 +150,7 @@ def test_the_history_is_paginated(app, client, gdy):
 def test_an_import_whose_worker_died_is_purged_after_an_hour(ctx, runner, gdy):
     """A worker killed mid-replay leaves a table nobody knows the id of, with its import marker: the purge
     removes it an hour later; a finished import leaves no marker and is never touched."""
-    from companion.models import RateBucket
+    from companion.db.models import RateBucket
 
     _record(gdy)
     finished = review.import_json(review.export_json(gdy))
@@ -166,7 +166,7 @@ def test_an_import_whose_worker_died_is_purged_after_an_hour(ctx, runner, gdy):
 
 
 def test_a_deleted_table_is_hidden_from_a_persons_page_and_the_past_tables(client, ctx, gdy, dg, writer):
-    from companion import people
+    from companion.sharing import people
 
     ann = _link_person(gdy, 0, "Ann")
     dg.players[0].person_id = ann.id

@@ -4,7 +4,8 @@ from html import unescape
 
 import pytest
 
-from companion import access, scoring, sharing
+from companion import access, scoring
+from companion.sharing import links as sharing
 from web_helpers import statements_during
 
 PLAYERS = ["Ann", "Bo", "Cy"]
@@ -105,7 +106,7 @@ def test_the_table_page_polls_and_keeps_a_refresh_link(client, table):
     assert live and unescape(live.group(1)) == f"/t/{public_id}/state?page=1"
     assert live.group(2) == "r1" and 1 <= int(live.group(3)) <= 5
     assert re.search(rf'<a href="/t/{public_id}\?page=1" id="refresh"', html)  # without JavaScript
-    assert "/static/live.js" in html
+    assert "/static/js/live.js" in html
     # the page and the fragment come from the same block: the page contains the fragment
     fragment = client.get(f"/t/{public_id}/state").get_data(as_text=True)
     assert fragment.strip() in html
@@ -249,7 +250,7 @@ def test_layers_sharing_is_a_service_and_the_live_views_run_no_sql():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "companion"
-    tree = ast.parse((root / "sharing.py").read_text())
+    tree = ast.parse((root / "sharing/links.py").read_text())
     imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert not {m for m in imported if m.split(".")[0] in ("views", "forms", "cli", "flask")}, imported

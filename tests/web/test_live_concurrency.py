@@ -9,7 +9,7 @@ from html import unescape
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Hand, HandEvent
+from companion.db.models import Hand, HandEvent
 
 
 class Phone:
@@ -29,7 +29,7 @@ class Phone:
             return error.code, error.read().decode()
 
     def join(self, public_id, token):
-        """Join the table with its record link's key, as static/join.js does (a POST with CSRF)."""
+        """Join the table with its record link's key, as static/js/join.js does (a POST with CSRF)."""
         form = self.form(f"/t/{public_id}")
         return self.request(f"/t/{public_id}/join", {"csrf_token": form["csrf_token"], "key": token})[0]
 

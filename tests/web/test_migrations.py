@@ -136,7 +136,7 @@ def test_the_stake_migration_gives_every_existing_hand_its_tables_stake(app, sch
 def test_the_people_migration_keeps_players_and_hands_both_ways(app, schema_rebuilt):
     """Adding and dropping ``players.person_id`` copies no table (a copy of ``players`` would
     cascade-delete every hand delta on SQLite); deleting a person unlinks its players."""
-    from companion.models import Person, Player
+    from companion.db.models import Person, Player
 
     def deltas():
         with db.engine.connect() as conn:

@@ -16,7 +16,7 @@ from sqlalchemy import event, func, select, text
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 HAND = {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 0}, "Cy": {"cards": 1, "jokers": 1}}}
 BODY = {"request_id": "outage-1", "facts": HAND}

@@ -4,7 +4,7 @@ and every page load then drew its parts again), and a few large parts cannot pus
 size."""
 import pytest
 
-from companion.pagecache import FragmentCache
+from companion.middleware.pagecache import FragmentCache
 
 
 def test_many_small_parts_stay_where_an_entry_count_would_have_evicted_them():
@@ -40,8 +40,9 @@ def test_replacing_a_part_counts_it_once():
 def test_a_page_served_with_its_kept_share_cards_draws_no_qr_code(app, client, monkeypatch):
     """The QR codes are drawn where the share cards are drawn, not on every page load: past the
     QR codes' own small cache (a few hundred tables) each page load drew one again."""
-    from companion import scoring, sharing
-    from companion.pagecache import fragments
+    from companion import scoring
+    from companion.sharing import links as sharing
+    from companion.middleware.pagecache import fragments
 
     with app.app_context():
         public_id = scoring.create_table(game="gandengyan", name="QR", players=["Ann", "Bo", "Cy"]).public_id

@@ -7,7 +7,7 @@ from flask import g
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 from web_helpers import dg_form, field_errors, gdy_form, hidden, snapshot, text_of
 
@@ -388,8 +388,8 @@ def test_form_sent_again_with_changes_is_not_lost(client, gdy, writer):
 def test_engine_error_fields_that_name_no_form_field_go_to_the_top(ctx, gdy, path):
     from flask import current_app
 
-    from companion.engine.common import FactsError
-    from companion.forms import hand_form
+    from companion.engine.public import FactsError
+    from companion.forms.tables import hand_form
 
     with current_app.test_request_context("/", method="POST", data={}):
         form = hand_form(gdy, scoring.engine_for("gandengyan"), scoring.table_rules(gdy))

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from companion import access, scoring
 from companion.scoring import undo as scoring_undo
 from companion.extensions import db
-from companion.models import Table
+from companion.db.models import Table
 
 from web_helpers import GDY_PLAYERS, counts, field_errors, gdy_form, text_of
 
@@ -226,7 +226,7 @@ def test_healthz(client):
 
 
 def test_undo_that_the_engine_refuses_changes_nothing(client, gdy, writer, monkeypatch):
-    from companion.engine.common import FactsError
+    from companion.engine.public import FactsError
     from web_helpers import snapshot
 
     writer(gdy)

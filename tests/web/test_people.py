@@ -4,9 +4,10 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from companion import people, scoring
+from companion.sharing import people
+from companion import scoring
 from companion.extensions import db
-from companion.models import Person, Player
+from companion.db.models import Person, Player
 
 from web_helpers import hidden, snapshot, text_of
 

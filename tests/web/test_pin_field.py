@@ -6,7 +6,7 @@ import pytest
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Table
+from companion.db.models import Table
 
 from web_helpers import text_of
 

@@ -6,7 +6,7 @@ import pytest
 
 from companion import scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 from web_helpers import snapshot
 

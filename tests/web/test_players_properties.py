@@ -5,9 +5,9 @@ players, and nothing but a ScoringError is ever raised."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import scoring
-from companion.engine.common import EngineError
+from companion.engine.public import EngineError
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 POOL = ["A", "B", "C", "D", "E", "F", "G", "Ä", "李"]
 

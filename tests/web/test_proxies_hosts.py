@@ -2,7 +2,7 @@
 share links are built only from PUBLIC_URL or a trusted host, never from a forged Host header."""
 import pytest
 
-from companion import sharing
+from companion.sharing import links as sharing
 
 pytestmark = pytest.mark.db
 

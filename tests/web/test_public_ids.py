@@ -3,7 +3,7 @@
 before stay valid: after "--" the command takes them."""
 from companion import scoring
 from companion.extensions import db
-from companion.models import new_public_id
+from companion.db.models import new_public_id
 
 
 def test_a_new_id_never_starts_with_a_dash():

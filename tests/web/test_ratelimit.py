@@ -1,8 +1,8 @@
 """Rate limits live in the database, so two workers (two apps, two connection pools) share them."""
 import pytest
 
-from companion import ratelimit
-from companion.guard import InputRejected
+from companion.middleware import ratelimit
+from companion.middleware.guard import InputRejected
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ UNCOUNTED_WRITES = {"main.device", "tables.forget_table", "access.join", "access
 def test_every_write_endpoint_is_rate_limited(app):
     """A new page or API route that changes stored data must be in ratelimit.LIMITED (or be listed
     above as changing nothing stored): this is how a forgotten limit is caught."""
-    from companion.ratelimit import LIMITED
+    from companion.middleware.ratelimit import LIMITED
 
     writes = {rule.endpoint for rule in app.url_map.iter_rules()
               if rule.methods & {"POST", "PUT", "PATCH", "DELETE"} and rule.endpoint != "static"}

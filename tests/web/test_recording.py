@@ -6,7 +6,7 @@ from sqlalchemy import event, func, select
 
 from companion import access, scoring
 from companion.extensions import db
-from companion.models import Hand, HandDelta, HandEvent, RateBucket
+from companion.db.models import Hand, HandDelta, HandEvent, RateBucket
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Ed"]
 

@@ -3,7 +3,8 @@ settings opens a new table with the players seated now in the same seats, the sa
 stake and currency, each player linked to the same person; the old table is left as it was."""
 import re
 
-from companion import people, scoring
+from companion.sharing import people
+from companion import scoring
 from companion.extensions import db
 
 from web_helpers import snapshot

@@ -12,7 +12,7 @@ import unicodedata
 import pytest
 
 from companion import access, scoring
-from companion.guard import text_problem
+from companion.middleware.guard import text_problem
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 FACTS = {"winner": "Ann", "losers": {"Bo": {"cards": 2, "jokers": 0}, "Cy": {"cards": 1, "jokers": 0}}}
@@ -70,7 +70,7 @@ def test_a_changed_poll_and_the_page_still_know_this_phone_may_record(app, clien
     assert f"/t/{public_id}/record" not in watcher.get(f"/t/{public_id}/state").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("path", ["/healthz", "/static/app.css"])
+@pytest.mark.parametrize("path", ["/healthz", "/static/css/app.css"])
 def test_health_and_static_never_open_the_session(app, client, table, opened, path):
     joined(client, *table)
     opened.clear()

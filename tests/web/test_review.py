@@ -14,7 +14,7 @@ from sqlalchemy import event, select
 
 from companion import access, review, scoring
 from companion.extensions import db
-from companion.models import Hand, HandEvent
+from companion.db.models import Hand, HandEvent
 
 from web_helpers import snapshot, text_of
 
@@ -195,7 +195,7 @@ def test_summary_page(client, gdy_night):
     row = re.search(r'<tr id="fig-jokers">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", row) == ["1", "0", "0", "3"]  # Bo Ann Di Cy, by standing
     assert "Cy pays Bo 6.50 ¥" in text and "Cy pays Ann 3.50 ¥" in text and "Di pays Ann 2.50 ¥" in text
-    assert '@media print' in client.get("/static/review.css").get_data(as_text=True)
+    assert '@media print' in client.get("/static/css/review.css").get_data(as_text=True)
 
 
 def test_no_shut_out_row_when_the_rules_have_none(client, gdy):
@@ -354,7 +354,7 @@ def test_settle_page_lists_the_transfers_and_the_text_to_copy(client, gdy_night)
     assert copy.splitlines()[1:] == ["Cy pays Bo 6.50 ¥", "Cy pays Ann 3.50 ¥", "Di pays Ann 2.50 ¥"]
     assert 'class="button primary copy-button"' in html and "hidden" in html  # JavaScript shows the button
     assert "<script>" not in html  # no inline script
-    assert "copy-button" in client.get("/static/review.js").get_data(as_text=True)
+    assert "copy-button" in client.get("/static/js/review.js").get_data(as_text=True)
 
 
 def test_settle_rounding_names_who_absorbs_the_cent(client, ctx):

@@ -5,9 +5,9 @@ import pytest
 from sqlalchemy import event, select
 
 from companion import access, scoring
-from companion.engine.common import EngineError, FactsError, RulesError
+from companion.engine.public import EngineError, FactsError, RulesError
 from companion.extensions import db
-from companion.models import Hand, HandEvent, Table
+from companion.db.models import Hand, HandEvent, Table
 
 GDY_FACTS = {"winner": "Ann", "losers": {"Bo": {"cards": 3, "jokers": 1}, "Cy": {"cards": 5, "jokers": 0},
                                          "Di": {"cards": 1, "jokers": 0}}}

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from companion import scoring
 from companion.engine import gandengyan
 from companion.extensions import db
-from companion.models import Hand, HandEvent
+from companion.db.models import Hand, HandEvent
 
 PLAYERS = ["A", "B", "C"]
 

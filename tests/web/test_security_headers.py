@@ -7,7 +7,7 @@ from companion import access, scoring
 
 # A value for every URL argument a GET route may take. A new route with a new argument fails
 # here until it is given one, so no route escapes the walk.
-ARGUMENTS = {"game": "gandengyan", "number": 1, "filename": "app.css"}
+ARGUMENTS = {"game": "gandengyan", "number": 1, "filename": "css/app.css"}
 # Views that set their own caching rule; they never show an edit token.
 OWN_CACHE_RULE = {"live.state": "no-cache", "review.chart_stylesheet": "public",
                   # exports carry no token: revalidated per table revision (ETag), kept private

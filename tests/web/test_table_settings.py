@@ -9,7 +9,7 @@ from sqlalchemy import text as sql
 
 from companion import review, scoring
 from companion.extensions import db
-from companion.models import utcnow
+from companion.db.models import utcnow
 
 from web_helpers import counts, field_errors, text_of
 

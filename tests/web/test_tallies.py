@@ -15,7 +15,7 @@ from companion import review, scoring
 from companion.engine import ENGINES
 from companion.engine.errors import EngineError
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 pytestmark = pytest.mark.db
 

@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from companion import scoring
 from companion.extensions import db
-from companion.models import Hand
+from companion.db.models import Hand
 
 from web_helpers import text_of
 

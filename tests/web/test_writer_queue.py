@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 
 from companion import scoring
 from companion.extensions import db, writer_queue
-from companion.models import Hand, Table
+from companion.db.models import Hand, Table
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 

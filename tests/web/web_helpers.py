@@ -5,7 +5,7 @@ from html import unescape
 from sqlalchemy import event, func, select
 
 from companion.extensions import db
-from companion.models import Hand, HandDelta, HandEvent, Player, Table
+from companion.db.models import Hand, HandDelta, HandEvent, Player, Table
 
 GDY_PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DG_PLAYERS = ["P1", "P2", "P3", "P4"]

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from ... import scoring
 from ...schemas import (MAX_REQUEST_ID, EditHandRequest, HandChangeAnswer, HandDetailAnswer, HandsPageAnswer,
                         HandsQuery, RecordHandRequest, RevisionRequest, UndoAnswer, UndoRequest, hand_row, merged)
-from .common import (HAND_LINKS, InputError, _, _device, _hand_or_404, _require_token, _scoring_call,
+from .blueprint import (HAND_LINKS, InputError, _, _device, _hand_or_404, _require_token, _scoring_call,
                      _table_or_404, bp, errors, writes)
 
 

@@ -5,7 +5,7 @@ from ... import scoring
 from ...engine import ENGINES
 from ...schemas import (AnswersAnswer, AnswersRequest, CheckAnswer, CheckRequest, GamesAnswer, IndexAnswer,
                         SettleAnswer, SettleRequest, engine_guard, merged)
-from .common import bp, errors
+from .blueprint import bp, errors
 
 ENDPOINTS = {
     "check": "POST /api/v1/check", "answers": "POST /api/v1/answers", "settle": "POST /api/v1/settle",

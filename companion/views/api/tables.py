@@ -9,7 +9,7 @@ from ...schemas import (ExportAnswer, ImportAnswer, NewTableRequest, PlayersRequ
                         UpdateTableRequest, with_token)
 from ..conditional import conditional, table_etag
 from ..export_cache import cached_download
-from .common import (_device, _require_token, _scoring_call, _table_or_404, bp, errors, links,
+from .blueprint import (_device, _require_token, _scoring_call, _table_or_404, bp, errors, links,
                      writes)
 
 SUMMARY = SummaryAnswer()  # the summary answers outside smorest: it may be a 304

@@ -14,7 +14,7 @@ from sqlalchemy import JSON, BigInteger, CheckConstraint, DateTime, ForeignKey, 
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from ..extensions import db
 
 ACTIVE, VOID = "active", "void"
 
@@ -260,7 +260,7 @@ class RateBucket(db.Model):
 
 class Person(db.Model):
     """One person across this server's tables. Players are linked to a person explicitly (a phone
-    that may record at the table chooses), never by guessing from names; see companion/people.py.
+    that may record at the table chooses), never by guessing from names; see companion/sharing/people.py.
     Not exported with a table: people belong to this server."""
 
     __tablename__ = "people"

@@ -9,8 +9,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..engine import ENGINES
-from ..engine.common import N_, EngineError
-from ..models import Hand, Table
+from ..engine.public import N_, EngineError
+from ..db.models import Hand, Table
 
 NAME_MAX = 80
 PLAYER_NAME_MAX = 40

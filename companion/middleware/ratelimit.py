@@ -27,9 +27,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from .extensions import db
+from ..extensions import db
 from .guard import InputRejected
-from .models import RateBucket
+from ..db.models import RateBucket
 
 DEFAULT_LIMITS = {
     "open_table": (30, 3600),   # tables opened per address per hour
@@ -264,7 +264,7 @@ LIMITED = {
 
 
 # Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
-# The history pages are kept per table revision (companion/pagecache.py): their budget is spent
+# The history pages are kept per table revision (companion/middleware/pagecache.py): their budget is spent
 # when a page is drawn (``pagecache.block(..., budget="heavy_read")``), not by every request — a
 # page served from the cache costs what the table page costs, and counting it would be a write.
 HEAVY_READS = frozenset({"review.sheet", "review.chart", "review.summary", "review.settle",

@@ -23,11 +23,11 @@ from typing import Any, Iterable, Mapping
 
 from sqlalchemy import delete, desc, func, select, union
 
-from .engine.common import N_
-from .extensions import db
-from .models import ACTIVE, Hand, HandDelta, Person, Player, Table
-from . import scoring
-from .scoring import ScoringError, lock_table
+from ..engine.public import N_
+from ..extensions import db
+from ..db.models import ACTIVE, Hand, HandDelta, Person, Player, Table
+from .. import scoring
+from ..scoring import ScoringError, lock_table
 
 NEW = "new"  # link_players: a new person, named as the player
 PER_PAGE = 20

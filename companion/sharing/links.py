@@ -23,9 +23,9 @@ from urllib.parse import urlsplit
 import segno
 from sqlalchemy import bindparam, select
 
-from . import scoring
-from .extensions import db
-from .models import Table
+from .. import scoring
+from ..extensions import db
+from ..db.models import Table
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 

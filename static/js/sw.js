@@ -3,7 +3,7 @@
 //  * install: precache the app shell (styles, scripts, icons) under the current version;
 //  * activate: delete every cache of another version;
 //  * pages (GET navigations): network first; each page the phone opens is kept, so a table page
-//    and its record form open again without the network (the outbox in static/outbox.js keeps
+//    and its record form open again without the network (the outbox in static/js/outbox.js keeps
 //    what is saved there); the live poll and every POST always go to the network;
 //  * static files: from the cache, refreshed in the background.
 "use strict";
@@ -34,7 +34,7 @@ function page(request) {
       return c.match(request).then(function (hit) { return hit || c.match(request, { ignoreSearch: true }); });
     }).then(function (hit) {
       if (!hit) return Response.error();
-      // marked, so the page says it is the copy this phone kept (static/outbox.js)
+      // marked, so the page says it is the copy this phone kept (static/js/outbox.js)
       return hit.text().then(function (html) {
         return new Response(html.replace("<body>", '<body data-offline-copy="1">'),
           { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });

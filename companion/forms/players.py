@@ -8,8 +8,8 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectChoice, SelectField, StringField
 
-from .models import Table
-from .scoring import PLAYER_NAME_MAX
+from ..db.models import Table
+from ..scoring import PLAYER_NAME_MAX
 
 
 class PlayersForm(FlaskForm):

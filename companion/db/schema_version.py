@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
 
 class NewerDatabase(click.ClickException):

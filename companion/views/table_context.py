@@ -14,11 +14,12 @@ from flask import abort, g, make_response, render_template, request, session
 from flask_babel import format_decimal
 from flask_babel import gettext as _
 
-from .. import pagecache, scoring
-from ..engine.common import EngineError
+from ..middleware import pagecache
+from .. import scoring
+from ..engine.public import EngineError
 from ..games import ByGame
 from ..i18n import tr
-from ..models import Table
+from ..db.models import Table
 from ..words import field_words
 
 REMEMBERED = 50  # ~30 bytes each in the session cookie
@@ -140,7 +141,7 @@ def load_table(public_id: str, *, deleted_ok: bool = False) -> Table:
     if table.deleted_at is not None and not deleted_ok:
         if not g.can_edit:
             abort(404)
-        abort(make_response(render_template("table_deleted.html", table=table,
+        abort(make_response(render_template("tables/table_deleted.html", table=table,
                                             minutes=scoring.undelete_minutes_left(table)), 410))
     return table
 

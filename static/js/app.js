@@ -301,7 +301,7 @@
   }
 
   // Keep the screen on while a hand is being recorded (where the browser allows it), unless this
-  // phone turned it off with the toggle on the table page (static/live.js, which also does it there).
+  // phone turned it off with the toggle on the table page (static/js/live.js, which also does it there).
   function wakeLock() {
     if (!("wakeLock" in navigator) || !document.querySelector(".hand-form")) return;
     if (window.localStorage && localStorage.getItem("wakeLock") === "off") return;

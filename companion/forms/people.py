@@ -1,5 +1,5 @@
 """The form linking a table's players to people (Flask-WTF, CSRF on): one select per player, named
-by seat (names are any Unicode). The choices come from companion.people; which person is allowed is
+by seat (names are any Unicode). The choices come from companion.sharing.people; which person is allowed is
 judged there (one message whatever the face), so the selects do not validate their choice."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from flask_wtf import FlaskForm
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice, SelectField, StringField
 
-from .models import Table
-from .scoring import PLAYER_NAME_MAX
-from .people import NEW, Offer
+from ..db.models import Table
+from ..scoring import PLAYER_NAME_MAX
+from ..sharing.people import NEW, Offer
 
 
 class LinkPlayersForm(FlaskForm):
@@ -53,6 +53,6 @@ def link_players_form(table: Table, offers: list[Offer], current: dict[int, str]
 
 
 class PersonNameForm(FlaskForm):
-    """Rename a person (companion.people.rename_person judges the name)."""
+    """Rename a person (companion.sharing.people.rename_person judges the name)."""
 
     name = StringField(_l("Name"), render_kw={"autocomplete": "off", "maxlength": PLAYER_NAME_MAX, "required": True})

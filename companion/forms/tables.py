@@ -1,6 +1,6 @@
 """Web forms (Flask-WTF, CSRF on). Which facts a hand form asks for comes from the engine.
 
-The hand form (:mod:`.forms_hand`) is generated from the engine's description of a game's facts.
+The hand form (:mod:`.hands`) is generated from the engine's description of a game's facts.
 """
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, SelectField, StringField, TextAreaField
 
-from .engine import ENGINES
-from .forms_hand import FormError, HandForm, _c, facts_to_data, hand_form  # noqa: F401  (the hand form)
-from .guard import check_json_document, loads
-from .words import first_dealer_label, preset_label, standard_preset, switch_label, value_label
-from .scoring import CURRENCY_MAX, DEVICE_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
+from ..engine import ENGINES
+from .hands import FormError, HandForm, _c, facts_to_data, hand_form  # noqa: F401  (the hand form)
+from ..middleware.guard import check_json_document, loads
+from ..words import first_dealer_label, preset_label, standard_preset, switch_label, value_label
+from ..scoring import CURRENCY_MAX, DEVICE_MAX, NAME_MAX, NOTES_MAX, PLAYER_NAME_MAX
 
 MAX_SEATS = max(module.PLAYER_RANGE[1] for module in ENGINES.values())  # most seats of any game
 

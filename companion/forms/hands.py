@@ -17,11 +17,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import Optional as OptionalValidator
 
-from .engine import ENGINES, described
-from .engine.common import EngineError
-from .i18n import tr
-from .models import Table
-from .scoring import DEVICE_MAX, table_rules
+from ..engine import ENGINES, described
+from ..engine.public import EngineError
+from ..i18n import tr
+from ..db.models import Table
+from ..scoring import DEVICE_MAX, table_rules
 
 __all__ = ["FormError", "HandForm", "hand_form", "facts_to_data"]
 
