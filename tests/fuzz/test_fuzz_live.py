@@ -24,13 +24,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
+from companion.engine import ENGINES, EngineError, described
 from live_gunicorn import own_pg_database, running_gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
 PER_EXAMPLE = 5
-GDY = ["Ana", "Bo", "Chen", "Dee"]
-DG = ["P1", "P2", "P3", "P4"]
+GAMES = list(ENGINES)  # the registry (the app's games, those the server runs), never a list by hand
+ALL_NAMES = ["Ana", "Bo", "Chen", "Dee", "Eli", "Fay"]
+
+
+def names_for(module) -> list:
+    """The players of the game's fuzz table: four when the game allows four, else its nearest count."""
+    low, high = module.PLAYER_RANGE
+    return ALL_NAMES[:min(max(4, low), high)]
+
+
+PLAYERS = {game: names_for(module) for game, module in ENGINES.items()}
+FORM_FIELDS = {game: [name for fact in module.describe_facts(None, len(PLAYERS[game])) if fact.kind != described.PLAYERS
+                      for name in ([f"{fact.field_name}_{i}" for i in range(2)] if fact.per_player
+                                   else [fact.field_name])]
+               for game, module in ENGINES.items()}  # the hand form's fields (per player: the first two seats)
 
 pytestmark = pytest.mark.db
 urlencode = partial(_urlencode, errors="surrogatepass")
@@ -94,7 +108,7 @@ def tables(server):
     port = server[0]
     client = Client(port)
     made = {}
-    for game, players in (("gandengyan", GDY), ("dagong", DG)):
+    for game, players in PLAYERS.items():
         status, raw = client.send("POST", "/api/v1/tables", {"game": game, "name": f"fuzz {game}",
                                                              "players": players, "stake": "0.5"})
         assert status == 201, raw
@@ -109,47 +123,95 @@ junk_json = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
                          | st.dictionaries(junk_text, inner, max_size=4), max_leaves=12)
 
 
-@st.composite
-def valid_gdy(draw):
-    winner = draw(st.sampled_from(GDY))
-    losers = {}
-    for name in GDY:
-        if name != winner:
-            cards = draw(st.integers(1, 10))
-            losers[name] = {"cards": cards, "jokers": draw(st.integers(0, min(1, cards)))}
-    return {"winner": winner, "losers": losers}
+def described_hand(pick, number, module, names: list, loose: bool = False) -> dict:
+    """A hand's facts drawn from the engine's description of them (no game named here), over one of
+    the engine's own example hands (a fact the drawing leaves alone, a card, keeps the example's
+    value). ``pick(seq)`` picks an item, ``number(low, high)`` a whole number. Coherent (``loose``
+    false): the facts the rules need, within their bounds; no entry for the player a per-player
+    fact ``skip``s; a player fact never the one its ``not_same_as`` names; per-player counts adding
+    up to their ``total``. Loose: optional facts too, names and numbers beyond the bounds."""
+    description = module.describe_facts(None, len(names))
+    facts = {k: v for k, v in pick(module.example_hands(names)).items() if k != "players"}
+    who = [*names, "Zed"] if loose else names
+
+    def value(fact):
+        if fact.kind in (described.PLAYER, described.OPTIONAL_PLAYER):
+            other = None if loose or not fact.not_same_as else facts.get(fact.not_same_as)
+            return pick([n for n in who if n != other] + ([None] if fact.kind == described.OPTIONAL_PLAYER else []))
+        if fact.kind == described.ORDERED_PLAYERS:  # coherent: everybody, in some order (a finished hand)
+            rest, order = list(who), []
+            while rest:
+                order.append(rest.pop(number(0, len(rest) - 1)))
+            return order[:number(0, len(order))] if loose else order
+        if fact.kind in (described.COUNT, described.PER_PLAYER_COUNT):
+            high = fact.high if fact.high is not None else fact.low + 12
+            if loose:
+                return number(fact.low - 2, high + 30)
+            if fact.default is not None and pick([True, False]):
+                return fact.default
+            return pick(fact.chips) if fact.chips else number(fact.low, high) // fact.step * fact.step
+        if fact.kind in (described.SIZES, described.PER_PLAYER_SIZES):
+            return [pick(fact.chips or (fact.low,)) for _ in range(number(0, 3))]
+        if fact.kind in (described.FLAG, described.PER_PLAYER_FLAG):
+            return pick([True, False])
+        if fact.kind == described.CHOICE:
+            return pick([v for v, _label in fact.values] + (["x", 0] if loose else []))
+        return pick(["7h", "", "JK", None])  # a card (loose only)
+
+    def put(fact, name, v):
+        group = facts.get(fact.head)
+        if not isinstance(group, dict):
+            group = facts[fact.head] = {}
+        if fact.part is None:
+            group[name] = v
+        else:
+            group[name] = {**(group[name] if isinstance(group.get(name), dict) else {}), fact.part: v}
+
+    for fact in description:
+        if fact.kind == described.PLAYERS or (not fact.needed and not (loose and pick([True, False]))):
+            continue
+        if fact.kind == described.CARD and not loose:
+            continue
+        if not fact.per_player:
+            facts[fact.key] = value(fact)
+            if facts[fact.key] is not None and not loose:
+                facts.update({cleared: None for cleared in fact.clears})
+            continue
+        if not loose and fact.skip:
+            (facts.get(fact.head) or {}).pop(facts.get(fact.skip), None)
+        for name in who:
+            if not loose and (name == facts.get(fact.skip) or fact.only_for and name != facts.get(fact.only_for)):
+                continue
+            put(fact, name, value(fact))
+    for fact in description:  # coherent: the shares of a fixed total add up to it
+        if loose or fact.total is None or fact.kind != described.PER_PLAYER_COUNT:
+            continue
+        left = fact.total - sum(facts.get(k) or 0 for k in fact.total_with)
+        if left < 0:
+            facts.update({k: 0 for k in fact.total_with if k in facts})
+            left = fact.total
+        for name in names[:-1]:
+            share = number(0, left // fact.step) * fact.step
+            put(fact, name, share)
+            left -= share
+        put(fact, names[-1], left)
+    return facts
 
 
-@st.composite
-def valid_dg(draw):
-    order = draw(st.permutations(DG))
-    banker = draw(st.sampled_from(DG))
-    partner = draw(st.sampled_from([p for p in DG if p != banker]))
-    first = [draw(st.integers(0, 13)) * 5 for _ in range(3)]
-    if sum(first) > 200:
-        first = [40, 40, 40]
-    captured = dict(zip(DG, first + [200 - sum(first)]))
-    return {"banker": banker, "partner": partner, "shout": None, "order": order, "captured": captured,
-            "last_hand_points": 0}
+def coherent_hand(pick, number, module, names: list) -> dict:
+    """Drawn facts the engine itself settles under the standard rules, else one of its examples."""
+    facts = described_hand(pick, number, module, names)
+    try:
+        module.settle({**facts, "players": names}, module.rules_from_dict(None))
+        return facts
+    except EngineError:
+        return {k: v for k, v in pick(module.example_hands(names)).items() if k != "players"}
 
 
-def gdy_facts():
-    loser = st.fixed_dictionaries({"cards": st.integers(0, 30) | junk_json, "jokers": st.integers(0, 5)},
-                                  optional={"twos": st.integers(0, 9), "played": st.booleans(),
-                                            "held_bombs": st.lists(st.integers(2, 12), max_size=3)})
-    return st.fixed_dictionaries({"winner": st.sampled_from(GDY + ["Zed"]),
-                                  "losers": st.dictionaries(st.sampled_from(GDY + ["Zed"]), loser, max_size=4)},
-                                 optional={"bombs_played": st.lists(st.integers(0, 12), max_size=40)
-                                           | st.integers(0, 60), "junk": junk_json})
-
-
-def dg_facts():
-    return st.fixed_dictionaries({
-        "banker": st.sampled_from(DG), "partner": st.sampled_from(DG + [None]),
-        "shout": st.sampled_from(DG + [None, None, None]), "order": st.permutations(DG),
-        "captured": st.dictionaries(st.sampled_from(DG), st.integers(-10, 210).map(lambda n: n - n % 5), max_size=4),
-        "last_hand_points": st.integers(0, 200).map(lambda n: n - n % 5),
-    })
+def drawn(draw):
+    """``pick`` and ``number`` from one drawn seed (one draw a hand, not one a value: drawing is the cost)."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    return (lambda seq: rng.choice(list(seq))), rng.randint
 
 
 def request_for(draw, tables, csrf=""):
@@ -169,9 +231,10 @@ def request_for(draw, tables, csrf=""):
     def facts():
         kind = draw(st.integers(0, 5))
         if kind <= 2:
-            return draw(valid_gdy() if game == "gandengyan" else valid_dg())
+            return coherent_hand(*drawn(draw), ENGINES[game], PLAYERS[game])
         if kind <= 4:
-            return draw(gdy_facts() if game == "gandengyan" else dg_facts())
+            facts = described_hand(*drawn(draw), ENGINES[game], PLAYERS[game], loose=True)
+            return {**facts, "junk": draw(junk_json)} if draw(st.booleans()) else facts
         return draw(junk_json)
 
     def write_body(edit=False):
@@ -182,6 +245,13 @@ def request_for(draw, tables, csrf=""):
         if kind == 4:
             return draw(junk_json)
         return draw(st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"]))
+
+    def form_fields():
+        """Up to seven of the hand form's fields of the game (from its description): names, numbers, junk."""
+        names = FORM_FIELDS[game]
+        chosen = draw(st.lists(st.sampled_from(names), max_size=7, unique=True)) if names else []
+        return {name: draw(junk_text | st.sampled_from(ALL_NAMES) | st.integers(0, 12).map(str) | st.just("9" * 5000))
+                for name in chosen}
 
     def query():
         return urlencode({"page": draw(st.integers(-2, 5) | junk_text), "per_page": draw(st.integers(-1, 500))})
@@ -196,10 +266,10 @@ def request_for(draw, tables, csrf=""):
         lambda: ("POST", f"{api}/undo", draw(junk_json), headers),
         lambda: ("POST", "/api/v1/check", {"game": game, "previous": draw(junk_text | st.just("5 6 7")),
                                            "play": draw(junk_text | st.just("6 7 JK")), "rules": draw(junk_json)}, {}),
-        lambda: ("POST", "/api/v1/settle", {"game": game, "players": GDY if game == "gandengyan" else DG,
+        lambda: ("POST", "/api/v1/settle", {"game": game, "players": PLAYERS[game],
                                             **(lambda f: f if isinstance(f, dict) else {})(facts()),
                                             "stake": draw(json_scalars)}, {}),
-        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from(["gandengyan", "dagong", "x"])),
+        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from([*GAMES, "x"])),
                                             "name": draw(junk_text), "players": draw(st.lists(junk_text, max_size=7)),
                                             "stake": draw(json_scalars), "rules": draw(junk_json)}, {}),
         lambda: ("GET", f"{api}?{query()}", None, {}),
@@ -210,11 +280,9 @@ def request_for(draw, tables, csrf=""):
                  None, {}),
         lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['record', 'undo', 'hands/1/void', 'hands/1/edit']))}",
                  urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, csrf, "forged"])),
-                            "winner": draw(junk_text | st.sampled_from(GDY + DG)),
                             "facts_json": draw(junk_text | st.just("[" * 3000) | junk_json.map(json.dumps)),
                             "request_id": draw(st.uuids().map(str)),
-                            **{f"{field}_{i}": draw(junk_text | st.integers(0, 12).map(str) | st.just("9" * 5000))
-                               for field in ("cards", "jokers", "captured") for i in range(2)}}),
+                            **form_fields()}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['join', 'pin']))}",  # never share/reset: the
                  urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # token must stay
@@ -243,7 +311,7 @@ def request_for(draw, tables, csrf=""):
                                for i in range(draw(st.integers(0, 5)))}}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", f"/p/{quote(draw(junk_text | st.just('A' * 22)), safe='', errors='surrogatepass')}", None, {}),
-        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
+        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", *(f"/new/{g}" for g in GAMES), "/new/x", "/nope"])),
                  None, {}),
     ]
     return routes[draw(st.integers(0, len(routes) - 1))]()
@@ -260,7 +328,7 @@ def client(server, tables):
         status, _ = client.send("POST", f"/t/{table['id']}/join", urlencode({"csrf_token": csrf, "key": table["token"]}),
                                 {"Content-Type": "application/x-www-form-urlencoded"})
         assert status == 303
-    status, raw = client.send("GET", f"/t/{tables['gandengyan']['id']}/record")
+    status, raw = client.send("GET", f"/t/{tables[GAMES[0]]['id']}/record")
     client.csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
     return client
 
@@ -288,18 +356,10 @@ def _fill(port, tables) -> int:
     recorded = 0
     rng = random.Random(286)
 
-    def gdy_hand():
-        winner = rng.choice(GDY)
-        return {"winner": winner, "losers": {n: {"cards": rng.randint(1, 10), "jokers": 0} for n in GDY if n != winner}}
+    def pick(seq):
+        return rng.choice(list(seq))
 
-    def dg_hand():
-        order = rng.sample(DG, 4)
-        banker, partner = order[0], order[2]  # the first two out are on different sides: all four finish
-        first = [rng.randint(0, 13) * 5 for _ in range(3)]
-        return {"banker": banker, "partner": partner, "shout": None,
-                "order": order, "captured": dict(zip(DG, first + [200 - sum(first)])), "last_hand_points": 0}
-
-    for game, players, facts in (("gandengyan", GDY, gdy_hand), ("dagong", DG, dg_hand)):
+    for game, players in PLAYERS.items():
         status, raw = client.send("POST", "/api/v1/tables", {"game": game, "name": f"sound {game}",
                                                              "players": players, "stake": "0.5"})
         assert status == 201, raw
@@ -307,7 +367,8 @@ def _fill(port, tables) -> int:
         auth = {"Authorization": f"Bearer {made['token']}"}
         for i in range(12):
             status, raw = client.send("POST", f"/api/v1/tables/{made['id']}/hands",
-                                      {"facts": facts(), "request_id": f"sound-{i}"}, auth)
+                                      {"facts": coherent_hand(pick, rng.randint, ENGINES[game], players),
+                                       "request_id": f"sound-{i}"}, auth)
             assert status == 201, raw
             recorded += 1
         status, _ = client.send("POST", f"/api/v1/tables/{made['id']}/hands/3/void", {"revision": 1}, auth)
