@@ -81,6 +81,8 @@ def check(bucket: str) -> None:
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return
     address = request.remote_addr or "unknown"
+    if _known_over(bucket, address):  # past the limit already in this window: refused, nothing written
+        _refuse(bucket, address)
     if hit(bucket, address) > _limit(bucket)[0]:
         _refuse(bucket, address)
 
@@ -110,10 +112,12 @@ def spend(bucket: str, units: int) -> None:
 
 def _refuse(bucket: str, address: str):
     limit, per = _limit(bucket)
-    _remember_over(bucket, address)
-    raise InputRejected(429, "rate_limited", _(
+    until = _remember_over(bucket, address)
+    error = InputRejected(429, "rate_limited", _(
         "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
         "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
+    error.retry_after = max(1, until - int(time.time()))  # the window's end (the answer's Retry-After)
+    raise error
 
 
 # The buckets whose count joins the request's own commit (one commit per recorded hand).
@@ -126,10 +130,13 @@ def _over() -> dict:
     return current_app.extensions.setdefault("ratelimit_over", {})
 
 
-def _remember_over(bucket: str, address: str) -> None:
+def _remember_over(bucket: str, address: str) -> int:
+    """Note that ``address`` is past ``bucket``'s limit until its window ends (returned)."""
     per = _limit(bucket)[1]
+    until = int(time.time()) // per * per + per
     with _over_lock:
-        _over()[(bucket, address)] = int(time.time()) // per * per + per
+        _over()[(bucket, address)] = until
+    return until
 
 
 def _known_over(bucket: str, address: str) -> bool:
@@ -209,7 +216,9 @@ def _wait(seconds: int, many: bool) -> InputRejected:
             "who can record), or scan the record code.",
             "That was several wrong PINs in a row. Try again in %(num)d seconds (check the PIN with a player "
             "who can record), or scan the record code.", seconds)
-    return InputRejected(429, "pin_limited", message, "pin")
+    error = InputRejected(429, "pin_limited", message, "pin")
+    error.retry_after = seconds
+    return error
 
 
 def pin_attempt(public_id: str, now: float | None = None) -> None:
