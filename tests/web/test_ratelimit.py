@@ -142,3 +142,22 @@ def test_a_full_storage_budget_refuses_new_tables_and_imports_clearly(app_maker)
     assert page.status_code == 507 and "storage is full" in page.get_data(as_text=True)
     roomy = app_maker(STORAGE_BUDGET_MB=1000).test_client()  # the twin: under the budget
     assert roomy.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).status_code == 201
+
+
+@pytest.mark.db
+def test_the_count_does_not_wait_for_the_disk_but_a_hand_still_does(app_maker):
+    """A count commits without a disk sync (SQLite: synchronous=NORMAL for its own transaction only);
+    the connection goes back to the pool as durable as it came, so the next hand's commit waits for
+    the disk again."""
+    from companion.extensions import db
+
+    app = app_maker(RATELIMIT_ENABLED=True)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("PostgreSQL: SET LOCAL ends with the transaction")
+        with db.engine.connect() as conn:
+            durable = conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+        assert durable >= 2  # FULL: the app's hands wait for the disk
+        assert [ratelimit.hit("heavy_read", "10.1.1.1") for _ in range(3)] == [1, 2, 3]
+        with db.engine.connect() as conn:  # the pool hands back the connection the counts used
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == durable
