@@ -116,7 +116,7 @@ def test_the_dark_theme_changes_colours_only():
     """The dark theme's rules set colours only, so the accessibility test runs only axe's colour rules
     in the dark (a dark rule that moved, hid or resized things would need every axe rule run again)."""
     root = os.path.join(os.path.dirname(__file__), "..", "..")
-    sheets = glob.glob(os.path.join(root, "static", "*.css")) + glob.glob(os.path.join(root, "templates", "**", "*.html"),
+    sheets = glob.glob(os.path.join(root, "static", "**", "*.css"), recursive=True) + glob.glob(os.path.join(root, "templates", "**", "*.html"),
                                                                           recursive=True)
     others = {}
     seen = 0

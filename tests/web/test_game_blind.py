@@ -1,6 +1,6 @@
 """A game is known only in its engine package: no Python outside ``companion/engine/`` and no
 template branches on a game's name (``== "gandengyan"``) or keys a table by it; no script or style
-sheet (``static/*.js``, ``static/*.css``) names a game, its title or one of its switches; and no
+sheet (``static/**/*.js``, ``static/**/*.css``) names a game, its title or one of its switches; and no
 template, script or style sheet writes one of a game's rule numbers (its constants: the 200
 points of the cards, the 27 cards of a hand) as a literal: pages take them from the engine. What remains is
 listed below with its count; the count may only go down (lower it here when you remove one), and
@@ -53,7 +53,8 @@ def test_the_pattern_sees_a_branch():
 
 
 def _static_files():
-    return sorted(p for ext in ("*.js", "*.css") for p in (ROOT / "static").glob(ext))
+    """Every script and style sheet under static/, at any depth (static/js/, static/css/, …)."""
+    return sorted(p for ext in ("*.js", "*.css") for p in (ROOT / "static").rglob(ext))
 
 
 def _game_words() -> set:
@@ -153,3 +154,11 @@ def test_the_static_guards_see_what_they_guard(tmp_path, monkeypatch):
     assert set(named_in_static()) == {"static/x.js:1", "static/y.css:1", "static/y.css:2", "static/y.css:3"}
     assert game_as_class() == ["templates/z.html:3", "templates/z.html:4"]
     assert set(rule_numbers_written()) == {"static/x.js:2", "templates/z.html:1"}
+
+
+def test_the_scan_reads_every_script_and_sheet_at_any_depth():
+    """The static scans are not vacuous: they read every .js and .css under static/, wherever a
+    move puts them (after the tree was sorted by concern a flat glob read nothing and passed)."""
+    found = {p.relative_to(ROOT).as_posix() for p in _static_files()}
+    on_disk = {p.relative_to(ROOT).as_posix() for p in (ROOT / "static").rglob("*") if p.suffix in (".js", ".css")}
+    assert found == on_disk and any(p.endswith(".js") for p in found) and any(p.endswith(".css") for p in found)

@@ -105,8 +105,8 @@ def test_nothing_in_the_app_names_the_fixture_game():
     """No file of companion/, templates/ or static/ knows 斗地主, and it has no templates of its own."""
     assert not (ROOT / "templates" / "games" / KEY).exists()
     paths = [*(ROOT / "companion").rglob("*.py"), *(ROOT / "templates").rglob("*.html"),
-             *(ROOT / "static").glob("*.js"), *(ROOT / "static").glob("*.css")]
-    assert len(paths) > 50
+             *(ROOT / "static").rglob("*.js"), *(ROOT / "static").rglob("*.css")]
+    assert len(paths) > 50 and any(p.suffix == ".js" for p in paths) and any(p.suffix == ".css" for p in paths)
     for path in paths:
         text = path.read_text(encoding="utf-8")
         assert not re.search(rf"\b{KEY}\b", text) and game.TITLE not in text, path
