@@ -171,12 +171,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def spawn_gunicorn(url: str | None, port: int, log_dir: str, app: str = "app:app") -> subprocess.Popen:
+def spawn_gunicorn(url: str | None, port: int, log_dir: str, app: str = "app:app",
+                   extra: dict | None = None) -> subprocess.Popen:
     # Rate limits stay on (their count is part of a write's cost) but high enough for a load run;
     # one trusted proxy, so that each table's phones count under their own address (X-Forwarded-For).
+    # ``extra``: environment that wins over these (bench/exports.py: the server's real limits).
     env = {**os.environ, "DATABASE_URL": url or "", "PYTHONPATH": ROOT, "TRUSTED_PROXIES": "1",
            "FLASK_RATE_LIMITS": json.dumps({"write": [10**9, 600], "open_table": [10**9, 3600],
-                                             "heavy_read": [10**9, 600]})}
+                                             "heavy_read": [10**9, 600]}), **(extra or {})}
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     return subprocess.Popen(
         [gunicorn, "-w", "2", "-k", "gthread", "--threads", "4", "-b", f"127.0.0.1:{port}",

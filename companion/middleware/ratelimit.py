@@ -22,7 +22,7 @@ import time
 from flask import current_app, g, has_request_context, request
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlalchemy import delete, event
+from sqlalchemy import delete, event, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -48,27 +48,45 @@ def hit(bucket: str, address: str, now: float | None = None, units: int = 1) -> 
     the current window.
 
     One atomic upsert in its own transaction, so every worker sees the same count and a
-    request that fails later still counts."""
-    with db.engine.begin() as conn:
-        return _count(conn, bucket, address, now, units)
+    request that fails later still counts. The commit does not wait for the disk (SQLite:
+    ``synchronous=NORMAL`` for this transaction, the WAL is synced by the next durable commit or
+    checkpoint; PostgreSQL: ``SET LOCAL synchronous_commit = off``): the count is seen by every other
+    worker and instance at once and survives the app crashing; only a power cut (or a crash of the
+    database server) can forget the last counts of the past moment, never half of one. A hand's commit
+    still waits for the disk: the rate count that joins it (:func:`_count_with_the_commit`) changes nothing
+    there."""
+    with db.engine.connect() as conn:
+        if conn.dialect.name != "sqlite":
+            with conn.begin():
+                conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
+                return _count(conn, bucket, address, now, units)
+        raw = conn.connection.dbapi_connection  # PRAGMAs straight to the driver: no transaction opened
+        durable = raw.execute("PRAGMA synchronous").fetchone()[0]
+        raw.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with conn.begin():
+                return _count(conn, bucket, address, now, units)
+        finally:
+            raw.execute(f"PRAGMA synchronous={int(durable)}")
+
+
+# The count in one statement for both databases (SQLite >= 3.35 and PostgreSQL: ON CONFLICT … RETURNING),
+# written once: building SQLAlchemy's insert construct for every request cost more than running it.
+_UPSERT = text(
+    'INSERT INTO rate_buckets ("key", window_start, "count") VALUES (:key, :window, :units) '
+    'ON CONFLICT ("key") DO UPDATE SET "count" = CASE WHEN rate_buckets.window_start = excluded.window_start '
+    'THEN rate_buckets."count" + excluded."count" ELSE excluded."count" END, window_start = excluded.window_start '
+    'RETURNING "count"')
+_FORGET = text("DELETE FROM rate_buckets WHERE window_start < :before")
 
 
 def _count(conn, bucket: str, address: str, now: float | None = None, units: int = 1) -> int:
     """The upsert of :func:`hit` on ``conn`` (a connection or a session), inside its transaction."""
-    limit, per = _limit(bucket)
+    per = _limit(bucket)[1]
     window = int(now if now is not None else time.time()) // per * per
-    key = f"{bucket}:{address}"[:120]
-    dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
-    insert = _insert(dialect)(RateBucket).values(key=key, window_start=window, count=units)
-    same_window = RateBucket.window_start == insert.excluded.window_start
-    upsert = insert.on_conflict_do_update(
-        index_elements=[RateBucket.key],
-        set_={"count": db.case((same_window, RateBucket.count + units), else_=units),
-              "window_start": insert.excluded.window_start},
-    ).returning(RateBucket.count)
-    count = conn.execute(upsert).scalar_one()
+    count = conn.execute(_UPSERT, {"key": f"{bucket}:{address}"[:120], "window": window, "units": units}).scalar_one()
     if count == units:  # a new window for this key: forget windows that ended a day ago
-        conn.execute(delete(RateBucket).where(RateBucket.window_start < window - 86400))
+        conn.execute(_FORGET, {"before": window - 86400})
     return count
 
 
@@ -81,6 +99,8 @@ def check(bucket: str) -> None:
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return
     address = request.remote_addr or "unknown"
+    if _known_over(bucket, address):  # past the limit already in this window: refused, nothing written
+        _refuse(bucket, address)
     if hit(bucket, address) > _limit(bucket)[0]:
         _refuse(bucket, address)
 
@@ -110,10 +130,12 @@ def spend(bucket: str, units: int) -> None:
 
 def _refuse(bucket: str, address: str):
     limit, per = _limit(bucket)
-    _remember_over(bucket, address)
-    raise InputRejected(429, "rate_limited", _(
+    until = _remember_over(bucket, address)
+    error = InputRejected(429, "rate_limited", _(
         "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
         "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
+    error.retry_after = max(1, until - int(time.time()))  # the window's end (the answer's Retry-After)
+    raise error
 
 
 # The buckets whose count joins the request's own commit (one commit per recorded hand).
@@ -126,10 +148,13 @@ def _over() -> dict:
     return current_app.extensions.setdefault("ratelimit_over", {})
 
 
-def _remember_over(bucket: str, address: str) -> None:
+def _remember_over(bucket: str, address: str) -> int:
+    """Note that ``address`` is past ``bucket``'s limit until its window ends (returned)."""
     per = _limit(bucket)[1]
+    until = int(time.time()) // per * per + per
     with _over_lock:
-        _over()[(bucket, address)] = int(time.time()) // per * per + per
+        _over()[(bucket, address)] = until
+    return until
 
 
 def _known_over(bucket: str, address: str) -> bool:
@@ -209,7 +234,9 @@ def _wait(seconds: int, many: bool) -> InputRejected:
             "who can record), or scan the record code.",
             "That was several wrong PINs in a row. Try again in %(num)d seconds (check the PIN with a player "
             "who can record), or scan the record code.", seconds)
-    return InputRejected(429, "pin_limited", message, "pin")
+    error = InputRejected(429, "pin_limited", message, "pin")
+    error.retry_after = seconds
+    return error
 
 
 def pin_attempt(public_id: str, now: float | None = None) -> None:

@@ -102,7 +102,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(InputRejected)
     def input_rejected(error: InputRejected):
         discard_changes()
-        return _answer(error.status, error.code, error.message, error.field)
+        response = make_response(*_answer(error.status, error.code, error.message, error.field))
+        if getattr(error, "retry_after", None):  # a 429: the seconds until the limit lets this client in again
+            response.headers["Retry-After"] = str(int(error.retry_after))
+        return response
 
     @app.errorhandler(CSRFError)
     def csrf_error(error):

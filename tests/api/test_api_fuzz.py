@@ -1,7 +1,10 @@
 """Property: whatever JSON (or non-JSON) is sent to any API endpoint, the answer is never a 500,
 and every 4xx carries {"error": {"code", "message", "field"}}.
 
-The Flask test client carries the bulk (speed); a smaller sample goes over real HTTP.
+The Flask test client carries the bulk (speed); a smaller sample goes over real HTTP. The games
+are the registry's, with the fixture games of tests/thirdgame registered (an app of their own):
+their switches, presets and facts drawn from each engine (its ``describe_facts``), never a list by
+hand; 干瞪眼's and 大冶打拱's own facts strategies below probe their details further.
 """
 import json
 import os
@@ -12,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from companion.engine import ENGINES
 
 from api_helpers import http
+from drawn_facts import described_hand, drawn
 
 NAMES = ["A", "B", "C", "D", "P1", "P2", "P3", "P4", "", "Ana", "<b>x</b>", "王"]
 CARD_TEXT = st.one_of(
@@ -37,8 +41,11 @@ def maybe(strategy):
 
 GAME = st.integers(0, 9).flatmap(lambda i: st.sampled_from(["干瞪眼", "poker", "", "DAGONG"]) if i == 7
                                  else st.sampled_from(list(ENGINES)))  # the registry, never a list by hand
+
+
 def _switch_values():
-    """Every real house-rule switch of both games with its allowed values (plus a few wrong ones)."""
+    """Every real house-rule switch of every registered game with its allowed values (plus a few wrong
+    ones); asked when drawn, so a game registered for the test is in."""
     pairs = []
     for module in ENGINES.values():
         for key, switch in module.SWITCHES.items():
@@ -47,17 +54,16 @@ def _switch_values():
     return pairs
 
 
-SWITCH_VALUES = _switch_values()
-RULE_ENTRY = st.sampled_from(SWITCH_VALUES).flatmap(
+RULE_ENTRY = st.builds(_switch_values).flatmap(st.sampled_from).flatmap(
     lambda kv: st.tuples(st.just(kv[0]), st.integers(0, 9).flatmap(
         lambda i: st.one_of(SCALARS, ODD_TEXT) if i in (3, 7) else st.sampled_from(kv[1]))))
 RULES = st.integers(0, 9).flatmap(lambda i: st.none() if i < 4 else JSON if i == 7 else
                                   st.lists(RULE_ENTRY, max_size=4).map(dict))
 
+PRESET = st.builds(lambda: [*(p for module in ENGINES.values() for p in module.PRESETS), "x"]).flatmap(st.sampled_from)
 CHECK_BODY = st.fixed_dictionaries(
     {"game": maybe(GAME), "play": maybe(CARD_TEXT)},
-    optional={"previous": maybe(CARD_TEXT), "preset": maybe(st.sampled_from(["source", "qq", "m2", "xiangshan",
-                                                                             "daye", "x"])),
+    optional={"previous": maybe(CARD_TEXT), "preset": maybe(PRESET),
               "rules": RULES, "players": maybe(st.integers(2, 6)), "previous_as": maybe(CARD_TEXT), "play_as": maybe(CARD_TEXT)})
 
 COUNT = st.integers(0, 9).flatmap(lambda i: SMALL if i == 7 else st.integers(1, 12))
@@ -100,7 +106,24 @@ DG_FACTS = st.fixed_dictionaries(
                                        max_size=4)),
      "last_hand_points": maybe(st.integers(0, 40).map(lambda n: n * 5))},
     optional={"stake": SMALL, "rules": RULES, "bright_card": maybe(CARD_TEXT)})
-SETTLE_BODY = st.one_of(GDY_FACTS, DG_FACTS)
+
+
+@st.composite
+def described_settle(draw):
+    """A settle body for any registered game: its players from its PLAYER_RANGE, its facts drawn from
+    its description (coherent or beyond the bounds), now and then one fact replaced by junk."""
+    game = draw(st.sampled_from(list(ENGINES)))
+    module = ENGINES[game]
+    low, high = module.PLAYER_RANGE
+    players = ["A", "B", "C", "D", "E", "F"][:draw(st.integers(low, min(high, 6)))]
+    facts = described_hand(*drawn(draw), module, players, loose=draw(st.booleans()))
+    if facts and draw(st.integers(0, 3)) == 0:
+        facts[draw(st.sampled_from(sorted(facts)))] = draw(JSON)
+    return {"game": game, "players": draw(maybe(st.just(players))), **facts,
+            **draw(st.fixed_dictionaries({}, optional={"stake": SMALL, "rules": RULES}))}
+
+
+SETTLE_BODY = st.one_of(GDY_FACTS, DG_FACTS, described_settle())
 TABLE_BODY = st.fixed_dictionaries(
     {"game": maybe(GAME), "name": maybe(st.text(max_size=90)),
      "players": maybe(st.lists(st.sampled_from(NAMES), max_size=7))},
@@ -165,21 +188,21 @@ def table(app):
 
 @FAST
 @given(body=st.one_of(CHECK_BODY, ANY_BODY))
-def test_check_never_500(client, body):
+def test_check_never_500(fixture_games, client, body):
     r = client.post("/api/v1/check", data=encode(body), content_type="application/json")
     assert_well_formed(r.status_code, r.data, body)
 
 
 @FAST
 @given(body=st.one_of(SETTLE_BODY, ANY_BODY))
-def test_settle_never_500(client, body):
+def test_settle_never_500(fixture_games, client, body):
     r = client.post("/api/v1/settle", data=encode(body), content_type="application/json")
     assert_well_formed(r.status_code, r.data, body)
 
 
 @settings(FAST, max_examples=N * 8 // 15)
 @given(body=st.one_of(TABLE_BODY, ANY_BODY))
-def test_create_table_never_500(client, body):
+def test_create_table_never_500(fixture_games, client, body):
     r = client.post("/api/v1/tables", data=encode(body), content_type="application/json")
     assert_well_formed(r.status_code, r.data, body)
 
@@ -215,6 +238,32 @@ def test_table_reads_never_500(client, table, path, query):
                                                                  HealthCheck.too_slow])
 @given(endpoint=st.sampled_from(["/check", "/settle", "/tables"]),
        body=st.one_of(CHECK_BODY, SETTLE_BODY, TABLE_BODY, ANY_BODY))
-def test_real_http_sample_never_500(live_server, endpoint, body):
+def test_real_http_sample_never_500(fixture_games, live_server, endpoint, body):
     answer = http(live_server, "POST", "/api/v1" + endpoint, raw=encode(body))
     assert_well_formed(answer.status, answer.raw, (endpoint, body))
+
+
+def test_the_bodies_are_drawn_for_every_registered_game(fixture_games):
+    """The strategies ask the registry when they draw (not when this file is imported): a game
+    registered for the test (the fixture 斗地主) is drawn as a game (/check, /tables), its facts for
+    /settle, its switches in the rules and its presets."""
+    from thirdgame.registry import every_game
+
+    games = set(every_game())
+    seen = {"game": set(), "settle": set(), "switch": set(), "preset": set()}
+    switches = {key: game for game, module in every_game().items() for key in module.SWITCHES}
+    presets = {key: game for game, module in every_game().items() for key in module.PRESETS}
+
+    @settings(max_examples=40, database=None, deadline=None, derandomize=True,  # the same draws each run
+              suppress_health_check=list(HealthCheck))
+    @given(game=GAME, settle=described_settle(), rules=st.lists(RULE_ENTRY, min_size=8, max_size=8),
+           preset=st.lists(PRESET, min_size=4, max_size=4))
+    def draw(game, settle, rules, preset):
+        seen["game"].add(game)
+        seen["settle"].add(settle["game"])
+        seen["switch"].update(switches[key] for key, _value in rules)
+        seen["preset"].update(presets.get(p) for p in preset)
+
+    draw()
+    for what, drawn_games in seen.items():
+        assert games <= drawn_games, (what, games - drawn_games)

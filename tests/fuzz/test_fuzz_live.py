@@ -24,13 +24,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, text
 
+from companion.engine import ENGINES, described
+from drawn_facts import coherent_hand, described_hand, drawn
 from live_gunicorn import own_pg_database, running_gunicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUESTS = int(os.environ.get("FUZZ_REQUESTS", "10000"))
 PER_EXAMPLE = 5
-GDY = ["Ana", "Bo", "Chen", "Dee"]
-DG = ["P1", "P2", "P3", "P4"]
+GAMES = list(ENGINES)  # the registry (the app's games, those the server runs), never a list by hand
+ALL_NAMES = ["Ana", "Bo", "Chen", "Dee", "Eli", "Fay"]
+
+
+def names_for(module) -> list:
+    """The players of the game's fuzz table: four when the game allows four, else its nearest count."""
+    low, high = module.PLAYER_RANGE
+    return ALL_NAMES[:min(max(4, low), high)]
+
+
+PLAYERS = {game: names_for(module) for game, module in ENGINES.items()}
+FORM_FIELDS = {game: [name for fact in module.describe_facts(None, len(PLAYERS[game])) if fact.kind != described.PLAYERS
+                      for name in ([f"{fact.field_name}_{i}" for i in range(2)] if fact.per_player
+                                   else [fact.field_name])]
+               for game, module in ENGINES.items()}  # the hand form's fields (per player: the first two seats)
 
 pytestmark = pytest.mark.db
 urlencode = partial(_urlencode, errors="surrogatepass")
@@ -94,7 +109,7 @@ def tables(server):
     port = server[0]
     client = Client(port)
     made = {}
-    for game, players in (("gandengyan", GDY), ("dagong", DG)):
+    for game, players in PLAYERS.items():
         status, raw = client.send("POST", "/api/v1/tables", {"game": game, "name": f"fuzz {game}",
                                                              "players": players, "stake": "0.5"})
         assert status == 201, raw
@@ -107,49 +122,6 @@ junk_text = st.text(max_size=12) | st.sampled_from(["\x00", "\ud800", "\u202e", 
 json_scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | junk_text
 junk_json = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
                          | st.dictionaries(junk_text, inner, max_size=4), max_leaves=12)
-
-
-@st.composite
-def valid_gdy(draw):
-    winner = draw(st.sampled_from(GDY))
-    losers = {}
-    for name in GDY:
-        if name != winner:
-            cards = draw(st.integers(1, 10))
-            losers[name] = {"cards": cards, "jokers": draw(st.integers(0, min(1, cards)))}
-    return {"winner": winner, "losers": losers}
-
-
-@st.composite
-def valid_dg(draw):
-    order = draw(st.permutations(DG))
-    banker = draw(st.sampled_from(DG))
-    partner = draw(st.sampled_from([p for p in DG if p != banker]))
-    first = [draw(st.integers(0, 13)) * 5 for _ in range(3)]
-    if sum(first) > 200:
-        first = [40, 40, 40]
-    captured = dict(zip(DG, first + [200 - sum(first)]))
-    return {"banker": banker, "partner": partner, "shout": None, "order": order, "captured": captured,
-            "last_hand_points": 0}
-
-
-def gdy_facts():
-    loser = st.fixed_dictionaries({"cards": st.integers(0, 30) | junk_json, "jokers": st.integers(0, 5)},
-                                  optional={"twos": st.integers(0, 9), "played": st.booleans(),
-                                            "held_bombs": st.lists(st.integers(2, 12), max_size=3)})
-    return st.fixed_dictionaries({"winner": st.sampled_from(GDY + ["Zed"]),
-                                  "losers": st.dictionaries(st.sampled_from(GDY + ["Zed"]), loser, max_size=4)},
-                                 optional={"bombs_played": st.lists(st.integers(0, 12), max_size=40)
-                                           | st.integers(0, 60), "junk": junk_json})
-
-
-def dg_facts():
-    return st.fixed_dictionaries({
-        "banker": st.sampled_from(DG), "partner": st.sampled_from(DG + [None]),
-        "shout": st.sampled_from(DG + [None, None, None]), "order": st.permutations(DG),
-        "captured": st.dictionaries(st.sampled_from(DG), st.integers(-10, 210).map(lambda n: n - n % 5), max_size=4),
-        "last_hand_points": st.integers(0, 200).map(lambda n: n - n % 5),
-    })
 
 
 def request_for(draw, tables, csrf=""):
@@ -169,9 +141,10 @@ def request_for(draw, tables, csrf=""):
     def facts():
         kind = draw(st.integers(0, 5))
         if kind <= 2:
-            return draw(valid_gdy() if game == "gandengyan" else valid_dg())
+            return coherent_hand(*drawn(draw), ENGINES[game], PLAYERS[game])
         if kind <= 4:
-            return draw(gdy_facts() if game == "gandengyan" else dg_facts())
+            facts = described_hand(*drawn(draw), ENGINES[game], PLAYERS[game], loose=True)
+            return {**facts, "junk": draw(junk_json)} if draw(st.booleans()) else facts
         return draw(junk_json)
 
     def write_body(edit=False):
@@ -182,6 +155,13 @@ def request_for(draw, tables, csrf=""):
         if kind == 4:
             return draw(junk_json)
         return draw(st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"]))
+
+    def form_fields():
+        """Up to seven of the hand form's fields of the game (from its description): names, numbers, junk."""
+        names = FORM_FIELDS[game]
+        chosen = draw(st.lists(st.sampled_from(names), max_size=7, unique=True)) if names else []
+        return {name: draw(junk_text | st.sampled_from(ALL_NAMES) | st.integers(0, 12).map(str) | st.just("9" * 5000))
+                for name in chosen}
 
     def query():
         return urlencode({"page": draw(st.integers(-2, 5) | junk_text), "per_page": draw(st.integers(-1, 500))})
@@ -196,10 +176,10 @@ def request_for(draw, tables, csrf=""):
         lambda: ("POST", f"{api}/undo", draw(junk_json), headers),
         lambda: ("POST", "/api/v1/check", {"game": game, "previous": draw(junk_text | st.just("5 6 7")),
                                            "play": draw(junk_text | st.just("6 7 JK")), "rules": draw(junk_json)}, {}),
-        lambda: ("POST", "/api/v1/settle", {"game": game, "players": GDY if game == "gandengyan" else DG,
+        lambda: ("POST", "/api/v1/settle", {"game": game, "players": PLAYERS[game],
                                             **(lambda f: f if isinstance(f, dict) else {})(facts()),
                                             "stake": draw(json_scalars)}, {}),
-        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from(["gandengyan", "dagong", "x"])),
+        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from([*GAMES, "x"])),
                                             "name": draw(junk_text), "players": draw(st.lists(junk_text, max_size=7)),
                                             "stake": draw(json_scalars), "rules": draw(junk_json)}, {}),
         lambda: ("GET", f"{api}?{query()}", None, {}),
@@ -210,11 +190,9 @@ def request_for(draw, tables, csrf=""):
                  None, {}),
         lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['record', 'undo', 'hands/1/void', 'hands/1/edit']))}",
                  urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, csrf, "forged"])),
-                            "winner": draw(junk_text | st.sampled_from(GDY + DG)),
                             "facts_json": draw(junk_text | st.just("[" * 3000) | junk_json.map(json.dumps)),
                             "request_id": draw(st.uuids().map(str)),
-                            **{f"{field}_{i}": draw(junk_text | st.integers(0, 12).map(str) | st.just("9" * 5000))
-                               for field in ("cards", "jokers", "captured") for i in range(2)}}),
+                            **form_fields()}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['join', 'pin']))}",  # never share/reset: the
                  urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # token must stay
@@ -243,7 +221,7 @@ def request_for(draw, tables, csrf=""):
                                for i in range(draw(st.integers(0, 5)))}}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", f"/p/{quote(draw(junk_text | st.just('A' * 22)), safe='', errors='surrogatepass')}", None, {}),
-        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", "/new/gandengyan", "/new/x", "/nope"])),
+        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", *(f"/new/{g}" for g in GAMES), "/new/x", "/nope"])),
                  None, {}),
     ]
     return routes[draw(st.integers(0, len(routes) - 1))]()
@@ -260,7 +238,7 @@ def client(server, tables):
         status, _ = client.send("POST", f"/t/{table['id']}/join", urlencode({"csrf_token": csrf, "key": table["token"]}),
                                 {"Content-Type": "application/x-www-form-urlencoded"})
         assert status == 303
-    status, raw = client.send("GET", f"/t/{tables['gandengyan']['id']}/record")
+    status, raw = client.send("GET", f"/t/{tables[GAMES[0]]['id']}/record")
     client.csrf = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', raw).group(1).decode()
     return client
 
@@ -288,18 +266,10 @@ def _fill(port, tables) -> int:
     recorded = 0
     rng = random.Random(286)
 
-    def gdy_hand():
-        winner = rng.choice(GDY)
-        return {"winner": winner, "losers": {n: {"cards": rng.randint(1, 10), "jokers": 0} for n in GDY if n != winner}}
+    def pick(seq):
+        return rng.choice(list(seq))
 
-    def dg_hand():
-        order = rng.sample(DG, 4)
-        banker, partner = order[0], order[2]  # the first two out are on different sides: all four finish
-        first = [rng.randint(0, 13) * 5 for _ in range(3)]
-        return {"banker": banker, "partner": partner, "shout": None,
-                "order": order, "captured": dict(zip(DG, first + [200 - sum(first)])), "last_hand_points": 0}
-
-    for game, players, facts in (("gandengyan", GDY, gdy_hand), ("dagong", DG, dg_hand)):
+    for game, players in PLAYERS.items():
         status, raw = client.send("POST", "/api/v1/tables", {"game": game, "name": f"sound {game}",
                                                              "players": players, "stake": "0.5"})
         assert status == 201, raw
@@ -307,7 +277,8 @@ def _fill(port, tables) -> int:
         auth = {"Authorization": f"Bearer {made['token']}"}
         for i in range(12):
             status, raw = client.send("POST", f"/api/v1/tables/{made['id']}/hands",
-                                      {"facts": facts(), "request_id": f"sound-{i}"}, auth)
+                                      {"facts": coherent_hand(pick, rng.randint, ENGINES[game], players),
+                                       "request_id": f"sound-{i}"}, auth)
             assert status == 201, raw
             recorded += 1
         status, _ = client.send("POST", f"/api/v1/tables/{made['id']}/hands/3/void", {"revision": 1}, auth)

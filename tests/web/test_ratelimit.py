@@ -100,6 +100,34 @@ def test_expensive_reads_have_a_budget_per_address(app_maker):
     assert other.status_code == 200  # another address has its own budget
 
 
+def _stored_count(app, key: str):
+    from companion.db.models import RateBucket
+    from companion.extensions import db
+
+    with app.app_context():
+        return db.session.execute(db.select(RateBucket.count).where(RateBucket.key == key)).scalar()
+
+
+@pytest.mark.db
+def test_a_refused_read_says_when_to_come_back_and_writes_nothing(app_maker):
+    """Past the heavy-read budget: 429 with Retry-After (the seconds until the window ends, which a
+    polite client waits); once a worker has refused an address, its next refusals cost no write (the
+    count stays past the limit); another worker still refuses from the shared count."""
+    first, second = (app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (2, 600)}) for _ in range(2))
+    client = first.test_client()
+    table = client.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).json
+    path = f"/api/v1/tables/{table['id']}/export"
+    assert [client.get(path).status_code for _ in range(2)] == [200, 200]
+    refused = client.get(path)
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "rate_limited"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 600
+    assert _stored_count(first, "heavy_read:127.0.0.1") == 3
+    assert [client.get(path).status_code for _ in range(5)] == [429] * 5
+    assert _stored_count(first, "heavy_read:127.0.0.1") == 3  # refused without a write
+    assert second.test_client().get(path).status_code == 429  # the other worker reads the shared count
+    assert client.get(f"/t/{table['id']}/export.csv", headers={"Accept": "text/html"}).headers["Retry-After"]
+
+
 @pytest.mark.db
 def test_a_full_storage_budget_refuses_new_tables_and_imports_clearly(app_maker):
     app = app_maker(STORAGE_BUDGET_MB=0.0001)  # about 100 bytes: any database is over it
@@ -114,3 +142,22 @@ def test_a_full_storage_budget_refuses_new_tables_and_imports_clearly(app_maker)
     assert page.status_code == 507 and "storage is full" in page.get_data(as_text=True)
     roomy = app_maker(STORAGE_BUDGET_MB=1000).test_client()  # the twin: under the budget
     assert roomy.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).status_code == 201
+
+
+@pytest.mark.db
+def test_the_count_does_not_wait_for_the_disk_but_a_hand_still_does(app_maker):
+    """A count commits without a disk sync (SQLite: synchronous=NORMAL for its own transaction only);
+    the connection goes back to the pool as durable as it came, so the next hand's commit waits for
+    the disk again."""
+    from companion.extensions import db
+
+    app = app_maker(RATELIMIT_ENABLED=True)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("PostgreSQL: SET LOCAL ends with the transaction")
+        with db.engine.connect() as conn:
+            durable = conn.exec_driver_sql("PRAGMA synchronous").scalar_one()
+        assert durable >= 2  # FULL: the app's hands wait for the disk
+        assert [ratelimit.hit("heavy_read", "10.1.1.1") for _ in range(3)] == [1, 2, 3]
+        with db.engine.connect() as conn:  # the pool hands back the connection the counts used
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == durable

@@ -1,13 +1,15 @@
 """Issue 13 on the pages: the rules pages (a game's, a table's with its switches and a worked
 settlement), the checker that knows the table, rulings attached to a hand, card faces."""
 import re
+from html import unescape
 
 import pytest
+from flask import render_template
 
 from companion import review, scoring
 from companion.engine import ENGINES
 from companion.views.rules import RULE_ANCHORS, TYPE_ANCHORS, html_id
-from thirdgame.registry import every_name
+from thirdgame.registry import every_game, every_name
 
 from web_helpers import DG_PLAYERS, text_of
 
@@ -32,6 +34,71 @@ def test_every_reason_links_to_a_paragraph_that_exists(client, fixture_games, ga
     anchors |= set(TYPE_ANCHORS[game].values())  # every play the game names has its paragraph
     anchors = {html_id(a) for a in anchors}  # the ids begin with a letter ("510k" -> "p510k")
     assert anchors <= ids, anchors - ids
+
+
+def _worked_facts(html: str) -> list[tuple[str, list[str]]]:
+    """Each worked example's facts (before its settlement): (its HTML, its text, the texts of its <dt>s)."""
+    blocks = re.findall(r'<div class="worked" id="worked-\d+">(.*?)<div class="scroll-x">', html, re.S)
+    assert blocks, "no worked example"
+
+    def plain(part):
+        return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", part))).strip()
+    return [(b, plain(b), [plain(dt) for dt in re.findall(r"<dt>(.*?)</dt>", b, re.S)]) for b in blocks]
+
+
+def _keys(module) -> set:
+    """Every name the engine's facts use: the parts of each fact's path and their other spellings."""
+    keys = {part for fact in module.describe_facts() for part in fact.key.split(".") if part != "*"}
+    return keys | {alias for fact in module.describe_facts() for alias in fact.aliases}
+
+
+def _assert_in_words(html: str, module, lang: str) -> None:
+    """No raw code in a worked example's facts: no <code>, no Python literal, no fact key as a row's
+    title, and (in a language other than English, where a key is no word) no fact key at all."""
+    keys = _keys(module)
+    for block, text, titles in _worked_facts(html):
+        assert "<code" not in block, block
+        assert not re.search(r"\b(True|False|None)\b", text), text
+        assert not keys & set(titles), (titles, keys)
+        if lang != "en":
+            said = {key for key in keys if re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", text)}
+            assert not said, (said, text)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+@pytest.mark.parametrize("game", every_name())
+def test_the_worked_example_shows_facts_in_words_never_in_codes(client, fixture_games, game, lang):
+    """Every game's rules page (the app's, and the fixture 斗地主 with no template of its own): its
+    worked example says each fact in words, in every language."""
+    html = client.get(f"/rules/{game}?lang={lang}").get_data(as_text=True)
+    _assert_in_words(html, every_game()[game], lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "ar"])
+@pytest.mark.parametrize("game", every_name())
+def test_the_generic_worked_facts_say_every_games_facts_in_words(app, fixture_games, game, lang):
+    """The generic worked example (a game without its own worked_facts.html), drawn for every game's
+    examples, the shipped games' too (their per-player groups, orders and optional players): each
+    fact by its words from the description, a yes/no fact as yes or no, a choice by its value's words."""
+    module = every_game()[game]
+    rules = module.rules_from_dict(None)
+    hands = module.example_hands(["Ann", "Bo", "Cy", "Di"][:max(3, module.PLAYER_RANGE[0])])
+    with app.test_request_context(f"/?lang={lang}"):
+        html = "".join(f'<div class="worked" id="worked-{i}">'
+                       + render_template("games/_generic/worked_facts.html", w={"facts": facts}, module=module,
+                                         rules=rules) + '<div class="scroll-x">' for i, facts in enumerate(hands))
+        description = module.describe_facts(rules)
+        for (_block, text, titles), facts in zip(_worked_facts(html), hands):
+            assert titles, text
+            for fact, group in description.sections():
+                if group is None and description.value(fact, facts) not in (None, "", []):
+                    assert str(fact.summary or fact.label) in titles or lang != "en", (fact.key, titles)
+                    if fact.kind == "flag":
+                        assert ("yes" if description.value(fact, facts) else "no") in text or lang != "en"
+                    if fact.kind == "choice":
+                        assert str(description.label_of(fact, description.value(fact, facts))) in text \
+                            or lang != "en"
+    _assert_in_words(html, module, lang)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "fr", "id", "ar", "ko"])
