@@ -39,6 +39,14 @@ class BuiltWhenRun(SchemathesisCase):
         yield from self._make_items(self._placeholder(operation, feedback), self._get_test_name(operation),
                                     operation.label, operation.tags)
 
+    def _make_items(self, funcobj, name, operation_label, operation_tags):
+        # pytest 9.2 makes a Function's node id from its original name and parametrize ids only, so
+        # every operation's item had the same id ("test_x", not "test_x[GET /api/v1/]"): pytest-xdist
+        # then ran one of them. Each gets the id of its name again.
+        for item in super()._make_items(funcobj, name, operation_label, operation_tags):
+            item._id = self.parent.id.child(self.name).with_params(item.name[len(self.name) + 1:-1])
+            yield item
+
     def _placeholder(self, operation, feedback):
         test_func = self.test_function
 

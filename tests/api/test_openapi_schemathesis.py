@@ -59,6 +59,7 @@ def test_each_operation_is_a_test_built_when_it_runs(request):
         reads = {label for label in document if label.startswith("GET ")}
         assert labels in (set(), document if name.startswith("test_api") else reads), name
     assert items or request.config.option.keyword or request.config.option.markexpr
+    assert len({item.nodeid for item in items}) == len(items)  # pytest-xdist runs one test per id
     for item in items:  # this test comes first in the file: none of them has run yet
         assert hasattr(item.obj, "_build_when_run"), item.nodeid
 
