@@ -35,7 +35,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # first, and the live fuzz, two tests, last). The files in SPREAD hold independent tests of a browser
 # each (tens of seconds a test): they go to the workers one test at a time instead of as one file.
 FIRST = ("tests/fuzz/", "tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py", "tests/bench/test_bench_scripts.py",
-         "tests/api/test_import_alterations.py", "tests/deploy/", "tests/webkit/", "tests/e2e/")
+         "tests/api/test_import_alterations.py", "tests/api/test_openapi_schemathesis.py", "tests/deploy/",
+         "tests/webkit/", "tests/e2e/")
 SPREAD = ("tests/e2e/test_accessibility.py", "tests/e2e/test_offline.py")
 # Tests of a file that each start servers or processes of their own (no module fixture shared): spread
 # one by one too, the file's other tests stay together (they share a module fixture).
