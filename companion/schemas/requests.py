@@ -13,6 +13,7 @@ from ..scoring import CURRENCY_MAX, NAME_MAX, NOTES_MAX
 from .errors import (MAX_HAND_NUMBER, MAX_PAGE, MAX_PER_PAGE, MAX_REQUEST_ID, InputError,  # noqa: F401
                      input_error, json_object, type_name)
 from .facts import Facts
+from .per_game import NOT_BLANK
 from .fields import (PLAYERS, Cards, Device, Flag, Game, HouseRules, Names, PlayerEntries, Preset,  # noqa: F401
                      QueryWhole, Request, Stake, Text, TokenField, Whole, game_rules)
 
@@ -115,7 +116,9 @@ class UndoRequest(Request):
 class UpdateTableRequest(Request):
     """PATCH a table: only the fields sent change. A new stake applies from the next hand on."""
 
-    name = Text(max_length=10_000, metadata={"type": "string", "maxLength": NAME_MAX})
+    # a name may be left out, never emptied ("The table needs a name."): more than spaces when sent
+    name = Text(max_length=10_000, metadata={"type": "string", "maxLength": NAME_MAX, "minLength": 1,
+                                             "pattern": NOT_BLANK})
     stake = Stake(allow_zero=True)
     currency = Text(max_length=10_000, metadata={"type": "string", "maxLength": CURRENCY_MAX})
     notes = Text(max_length=100_000, metadata={"type": "string", "maxLength": NOTES_MAX})
