@@ -226,4 +226,6 @@ BEYOND_THE_DOCUMENT = (
 
 def beyond_the_document(code: str, field) -> bool:
     """Is a refusal with this code and field one of :data:`BEYOND_THE_DOCUMENT`?"""
-    return any(code == known and re.fullmatch(fields, field or "") for known, fields, _why in BEYOND_THE_DOCUMENT)
+    # a field's path holds the request's own keys, newlines included (DOTALL: "." matches them too)
+    return any(code == known and re.fullmatch(fields, field or "", re.DOTALL)
+               for known, fields, _why in BEYOND_THE_DOCUMENT)

@@ -135,6 +135,7 @@ def test_what_the_document_cannot_say_is_listed_and_matched_exactly():
     for code, _fields, why in BEYOND_THE_DOCUMENT:
         assert f"| `{code}` on `" in section and why in section, code
     assert beyond_the_document("unknown_winner", "winner") and beyond_the_document("bad_text", None)
+    assert beyond_the_document("bad_text", "hands.0. &U@\n.0.1")  # a key with a newline (found by schemathesis)
     assert not beyond_the_document("bad_rules", "rules.unit")  # the document says a unit's range
     assert not beyond_the_document("unknown_winner", "losers")  # the code, but not that field
     assert not beyond_the_document("required", "players.2")  # an entry's name: the document says it

@@ -22,7 +22,7 @@ def test_link_a_player_at_two_tables_and_follow_her_across_them(page: Page, live
         links = [(t.public_id, access.edit_token(t)) for t in (friday, saturday)]
     for public_id, key in links:
         page.goto(f"{live_server}/t/{public_id}#key={key}")
-        expect(page.locator("#record")).to_be_visible()
+        expect(page.locator("#record")).to_be_visible(timeout=15_000)  # the join posts, then reloads: slow under load
 
     # Friday: Ann becomes a person (explicitly: nothing is linked by name).
     page.goto(f"{live_server}/t/{links[0][0]}/people")
