@@ -131,13 +131,19 @@ def _draw_chart(table: Table, points: int) -> tuple[Markup, list]:
 # Summary and settle-up
 
 
-def _transfer_lines(table: Table, transfers, in_money: bool, html: bool) -> list:
+def _transfer_lines(table: Table, transfers, in_money: bool, style: str) -> list:
+    """The fewest transfers as sentences, one catalog sentence for every place: ``html`` (the page:
+    names isolated, amounts bold), ``text`` (copy as text) and ``picture`` (the shared PNG: Unicode
+    isolates, since a canvas has no markup)."""
     out = []
     for t in transfers:
         amount = unsigned_amount(t.amount, table, in_money)
-        if html:  # names and amounts are escaped by Markup's %; the sentence is our own catalog's
+        if style == "html":  # names and amounts are escaped by Markup's %; the sentence is our own catalog's
             out.append(Markup(_("%(payer)s pays %(payee)s %(amount)s", payer=_bdi(t.payer), payee=_bdi(t.payee),
                                 amount=Markup('<b dir="ltr">%s</b>') % amount)))
+        elif style == "picture":
+            out.append(_("%(payer)s pays %(payee)s %(amount)s", payer=_FSI + t.payer + _PDI,
+                         payee=_FSI + t.payee + _PDI, amount=_LRI + amount + _PDI))
         else:
             out.append(_("%(payer)s pays %(payee)s %(amount)s", payer=t.payer, payee=t.payee, amount=amount))
     return out
@@ -154,9 +160,9 @@ def _settle_context(table: Table, rows=None) -> dict:
         notes.append(Markup(_("%(name)s absorbs the rounding: %(rounded)s instead of exactly %(exact)s.",
                               name=_bdi(name), rounded=Markup('<span dir="ltr">%s</span>') % rounded,
                               exact=Markup('<span dir="ltr">%s</span>') % exact)))
-    text_lines = _transfer_lines(table, result.transfers, result.in_money, html=False)
+    text_lines = _transfer_lines(table, result.transfers, result.in_money, "text")
     copy_text = "\n".join([f"{table.name} · {_('Settle up')}"] + text_lines)
-    return {"transfers": _transfer_lines(table, result.transfers, result.in_money, html=True),
+    return {"transfers": _transfer_lines(table, result.transfers, result.in_money, "html"),
             "rounding_notes": notes, "in_money": result.in_money, "copy_text": copy_text,
             "picture": _picture(table, rows if rows is not None else review.standings(table), result)}
 
@@ -168,8 +174,7 @@ def _picture(table: Table, rows, result) -> dict:
     """What "Share as picture" draws (static/js/share.js only lays it out): every text already in the
     page's language, every number already written (signed points, money), the fewest transfers."""
     for_money = scoring.in_money(table)
-    transfers = [_("%(payer)s pays %(payee)s %(amount)s", payer=_FSI + t.payer + _PDI, payee=_FSI + t.payee + _PDI,
-                   amount=_LRI + unsigned_amount(t.amount, table, result.in_money) + _PDI) for t in result.transfers]
+    transfers = _transfer_lines(table, result.transfers, result.in_money, "picture")
     return {
         "title": table.name, "headers": [_("Player"), _("Points")] + ([_("Money")] if for_money else []),
         "rows": [[row.name, _signed(row.points)] + ([money(row.money, table)] if for_money else [])
