@@ -124,22 +124,68 @@ junk_json = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4)
                          | st.dictionaries(junk_text, inner, max_size=4), max_leaves=12)
 
 
-def request_for(draw, tables, csrf=""):
+# The strategies a request draws from, made once (drawing is the fuzz's own cost: a strategy made
+# anew for every request was validated anew every time, a third of the client's time).
+NUMBER = st.integers(0, 12) | st.sampled_from([-1, 10**30])
+KIND = st.integers(0, 5)
+REVISION = st.integers(0, 4)
+REQUEST_ID = st.uuids().map(str) | st.text(max_size=6)
+UUID = st.uuids().map(str)
+BAD_BODY = st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"])
+FORM_VALUE = junk_text | st.sampled_from(ALL_NAMES) | st.integers(0, 12).map(str) | st.just("9" * 5000)
+PAGE = st.integers(-2, 5) | junk_text
+PER_PAGE = st.integers(-1, 500)
+VOID_OR_RESTORE = st.sampled_from(["void", "restore"])
+PREVIOUS = junk_text | st.just("5 6 7")
+PLAY = junk_text | st.just("6 7 JK")
+ANY_GAME = st.sampled_from([*GAMES, "x"])
+NAMES = st.lists(junk_text, max_size=7)
+TABLE_PAGES = st.sampled_from(["record", "history", "hands/1", "hands/1/edit"])
+TABLE_POSTS = st.sampled_from(["record", "undo", "hands/1/void", "hands/1/edit"])
+FACTS_JSON = junk_text | st.just("[" * 3000) | junk_json.map(json.dumps)
+JOIN_OR_PIN = st.sampled_from(["join", "pin"])
+KEY_OR_PIN = st.sampled_from(["key", "pin"])
+PIN_ACTION = st.sampled_from(["set", "clear", ""])
+TABLE_PATCH = st.fixed_dictionaries({}, optional={  # never "deleted": true (tables stay)
+    "name": junk_text, "stake": json_scalars, "currency": junk_text, "notes": junk_text,
+    "archived": st.sampled_from([False, False, True, "false", None]), "deleted": st.just(False)}) | junk_json
+SETTINGS_POSTS = st.sampled_from(["settings", "archive", "unarchive", "delete"])  # delete: never ticked
+SEARCH = junk_text | st.sampled_from(["%", "_", "\\", "Ann"])
+PEOPLE_COUNT = st.integers(0, 5)
+PERSON_CHOICE = junk_text | st.sampled_from(["new", "", "A" * 22])
+PERSON_ID = junk_text | st.just("A" * 22)
+FIXED_PAGES = st.sampled_from(["/", "/api", "/api/v1/games", *(f"/new/{g}" for g in GAMES), "/new/x", "/nope"])
+
+
+def requests_of(tables, csrf=""):
+    """The strategy of one request at these tables (``request_for``), its per-table strategies made once."""
+    games = st.sampled_from(sorted(tables))
+    pids = {game: st.sampled_from([table["id"]] * 6 + ["A" * 22, "x", "%00" + "A" * 21, quote("\u202e" * 3)])
+            for game, table in tables.items()}
+    tokens = {game: st.sampled_from([table["token"]] * 6 + ["", "wrong" * 5, None]) for game, table in tables.items()}
+    forms = {game: st.lists(st.sampled_from(names), max_size=7, unique=True) for game, names in FORM_FIELDS.items()
+             if names}
+    csrfs = (st.sampled_from([csrf, csrf, csrf, "forged"]), st.sampled_from([csrf, csrf, "forged"]))
+    strategies = (games, pids, tokens, forms, csrfs)
+    return st.composite(lambda draw: request_for(draw, strategies))()
+
+
+def request_for(draw, strategies):
     """One request: a route drawn first, then only what that route needs (drawing is the cost)."""
-    game = draw(st.sampled_from(sorted(tables)))
-    table = tables[game]
-    pid = draw(st.sampled_from([table["id"]] * 6 + ["A" * 22, "x", "%00" + "A" * 21, quote("\u202e" * 3)]))
-    token = draw(st.sampled_from([table["token"]] * 6 + ["", "wrong" * 5, None]))
+    games, pids, tokens, forms, (csrf_often, csrf_mostly) = strategies
+    game = draw(games)
+    pid = draw(pids[game])
+    token = draw(tokens[game])
     headers = {"X-Edit-Token": token} if token else {}
     if token and draw(st.booleans()):
         headers = {"Authorization": f"Bearer {token}"}
     api = f"/api/v1/tables/{pid}"
 
     def number():
-        return draw(st.integers(0, 12) | st.sampled_from([-1, 10**30]))
+        return draw(NUMBER)
 
     def facts():
-        kind = draw(st.integers(0, 5))
+        kind = draw(KIND)
         if kind <= 2:
             return coherent_hand(*drawn(draw), ENGINES[game], PLAYERS[game])
         if kind <= 4:
@@ -148,81 +194,67 @@ def request_for(draw, tables, csrf=""):
         return draw(junk_json)
 
     def write_body(edit=False):
-        kind = draw(st.integers(0, 5))
+        kind = draw(KIND)
         if kind <= 3:  # a good body: a new hand carries a request id, an edit the revision it read
-            return ({"facts": facts(), "revision": draw(st.integers(0, 4))} if edit else
-                    {"facts": facts(), "request_id": draw(st.uuids().map(str) | st.text(max_size=6))})
+            return ({"facts": facts(), "revision": draw(REVISION)} if edit else
+                    {"facts": facts(), "request_id": draw(REQUEST_ID)})
         if kind == 4:
             return draw(junk_json)
-        return draw(st.sampled_from([b"{", b"[" * 3000, b"\xff\xfe", b'{"token":"\\ud800"}', b"", b"null"]))
+        return draw(BAD_BODY)
 
     def form_fields():
         """Up to seven of the hand form's fields of the game (from its description): names, numbers, junk."""
-        names = FORM_FIELDS[game]
-        chosen = draw(st.lists(st.sampled_from(names), max_size=7, unique=True)) if names else []
-        return {name: draw(junk_text | st.sampled_from(ALL_NAMES) | st.integers(0, 12).map(str) | st.just("9" * 5000))
-                for name in chosen}
+        chosen = draw(forms[game]) if game in forms else []
+        return {name: draw(FORM_VALUE) for name in chosen}
 
     def query():
-        return urlencode({"page": draw(st.integers(-2, 5) | junk_text), "per_page": draw(st.integers(-1, 500))})
+        return urlencode({"page": draw(PAGE), "per_page": draw(PER_PAGE)})
 
     routes = [
         lambda: ("POST", f"{api}/hands", write_body(), headers),
         lambda: ("POST", f"{api}/hands", write_body(), headers),
         lambda: ("POST", f"{api}/hands", write_body(), headers),
         lambda: ("PUT", f"{api}/hands/{number()}", write_body(edit=True), headers),
-        lambda: ("POST", f"{api}/hands/{number()}/{draw(st.sampled_from(['void', 'restore']))}", draw(junk_json),
-                 headers),
+        lambda: ("POST", f"{api}/hands/{number()}/{draw(VOID_OR_RESTORE)}", draw(junk_json), headers),
         lambda: ("POST", f"{api}/undo", draw(junk_json), headers),
-        lambda: ("POST", "/api/v1/check", {"game": game, "previous": draw(junk_text | st.just("5 6 7")),
-                                           "play": draw(junk_text | st.just("6 7 JK")), "rules": draw(junk_json)}, {}),
+        lambda: ("POST", "/api/v1/check", {"game": game, "previous": draw(PREVIOUS), "play": draw(PLAY),
+                                           "rules": draw(junk_json)}, {}),
         lambda: ("POST", "/api/v1/settle", {"game": game, "players": PLAYERS[game],
                                             **(lambda f: f if isinstance(f, dict) else {})(facts()),
                                             "stake": draw(json_scalars)}, {}),
-        lambda: ("POST", "/api/v1/tables", {"game": draw(st.sampled_from([*GAMES, "x"])),
-                                            "name": draw(junk_text), "players": draw(st.lists(junk_text, max_size=7)),
+        lambda: ("POST", "/api/v1/tables", {"game": draw(ANY_GAME), "name": draw(junk_text), "players": draw(NAMES),
                                             "stake": draw(json_scalars), "rules": draw(junk_json)}, {}),
         lambda: ("GET", f"{api}?{query()}", None, {}),
         lambda: ("GET", f"{api}/hands?{query()}", None, {}),
         lambda: ("GET", f"{api}/hands/{number()}", None, {}),
         lambda: ("GET", f"/t/{pid}?{urlencode({'key': token or '', 'page': draw(junk_text)})}", None, {}),
-        lambda: ("GET", f"/t/{pid}/{draw(st.sampled_from(['record', 'history', 'hands/1', 'hands/1/edit']))}",
-                 None, {}),
-        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['record', 'undo', 'hands/1/void', 'hands/1/edit']))}",
-                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, csrf, "forged"])),
-                            "facts_json": draw(junk_text | st.just("[" * 3000) | junk_json.map(json.dumps)),
-                            "request_id": draw(st.uuids().map(str)),
-                            **form_fields()}),
+        lambda: ("GET", f"/t/{pid}/{draw(TABLE_PAGES)}", None, {}),
+        lambda: ("POST", f"/t/{pid}/{draw(TABLE_POSTS)}",
+                 urlencode({"csrf_token": draw(csrf_often), "facts_json": draw(FACTS_JSON),
+                            "request_id": draw(UUID), **form_fields()}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
-        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['join', 'pin']))}",  # never share/reset: the
-                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # token must stay
-                            draw(st.sampled_from(["key", "pin"])): draw(junk_text | st.sampled_from(
+        lambda: ("POST", f"/t/{pid}/{draw(JOIN_OR_PIN)}",  # never share/reset: the token must stay
+                 urlencode({"csrf_token": draw(csrf_mostly),
+                            draw(KEY_OR_PIN): draw(junk_text | st.sampled_from(
                                 [token or "", f"http://h/t/{pid}#key={token}", "123456", "1" * 7])),
-                            "action": draw(st.sampled_from(["set", "clear", ""]))}),
+                            "action": draw(PIN_ACTION)}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
-        lambda: ("PATCH", api, draw(st.fixed_dictionaries({}, optional={  # never "deleted": true (tables stay)
-            "name": junk_text, "stake": json_scalars, "currency": junk_text, "notes": junk_text,
-            "archived": st.sampled_from([False, False, True, "false", None]), "deleted": st.just(False)})
-            | junk_json), headers),
+        lambda: ("PATCH", api, draw(TABLE_PATCH), headers),
         lambda: ("GET", f"/t/{pid}/settings", None, {}),
-        lambda: ("POST", f"/t/{pid}/{draw(st.sampled_from(['settings', 'archive', 'unarchive', 'delete']))}",
-                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),  # delete: never ticked
-                            "name": draw(junk_text), "stake": draw(junk_text), "currency": draw(junk_text),
-                            "notes": draw(junk_text)}),
+        lambda: ("POST", f"/t/{pid}/{draw(SETTINGS_POSTS)}",
+                 urlencode({"csrf_token": draw(csrf_mostly), "name": draw(junk_text), "stake": draw(junk_text),
+                            "currency": draw(junk_text), "notes": draw(junk_text)}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
         lambda: ("GET", "/check?" + urlencode({"game": game, "previous": draw(junk_text), "play": draw(junk_text)}),
                  None, {}),
-        lambda: ("GET", "/tables?" + urlencode({"q": draw(junk_text | st.sampled_from(["%", "_", "\\", "Ann"])),
-                                                "page": draw(st.integers(-2, 5) | junk_text)}), None, {}),
+        lambda: ("GET", "/tables?" + urlencode({"q": draw(SEARCH), "page": draw(PAGE)}), None, {}),
         lambda: ("GET", f"/t/{pid}/people", None, {}),
         lambda: ("POST", f"/t/{pid}/people",  # link players: a person's id, a new person, none or junk
-                 urlencode({"csrf_token": draw(st.sampled_from([csrf, csrf, "forged"])),
-                            **{f"player_{i}": draw(junk_text | st.sampled_from(["new", "", "A" * 22]))
-                               for i in range(draw(st.integers(0, 5)))}}),
+                 urlencode({"csrf_token": draw(csrf_mostly),
+                            **{f"player_{i}": draw(PERSON_CHOICE) for i in range(draw(PEOPLE_COUNT))}}),
                  {"Content-Type": "application/x-www-form-urlencoded"}),
-        lambda: ("GET", f"/p/{quote(draw(junk_text | st.just('A' * 22)), safe='', errors='surrogatepass')}", None, {}),
-        lambda: ("GET", draw(st.sampled_from(["/", "/api", "/api/v1/games", *(f"/new/{g}" for g in GAMES), "/new/x", "/nope"])),
-                 None, {}),
+        lambda: ("GET", f"/p/{quote(draw(PERSON_ID), safe='', errors='surrogatepass')}", None, {}),
+        lambda: ("GET", draw(FIXED_PAGES), None, {}),
     ]
     return routes[draw(st.integers(0, len(routes) - 1))]()
 
@@ -244,12 +276,14 @@ def client(server, tables):
 
 
 def test_no_route_ever_answers_5xx(server, tables, client):
+    requests = requests_of(tables, client.csrf)
+
     @settings(max_examples=max(1, REQUESTS // PER_EXAMPLE), database=None,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def one_batch(data):
         for _ in range(PER_EXAMPLE):
-            method, path, body, headers = request_for(data.draw, tables, client.csrf)
+            method, path, body, headers = data.draw(requests)
             status, raw = client.send(method, path, body, headers)
             assert status < 500, (method, path, body, status, raw[:500])
 
