@@ -2,10 +2,18 @@
 light and dark: no serious or critical violation, also on the rule checker (a legal and an illegal
 verdict with "What beats this?" open, an ambiguous table play), the rules pages and the API help.
 
-Each page is loaded once per language: every axe rule runs in the light theme, then the page is switched
-to the dark theme (color-scheme emulation, same page) and the colour rules run again. The dark theme
-changes colours only (``test_the_dark_theme_changes_colours_only`` holds the style sheets to that), so
-no other rule can answer differently in the dark."""
+Each page is loaded once per language it is checked in: every axe rule runs in the light theme, then
+the page is switched to the dark theme (color-scheme emulation, same page) and the colour rules run
+again. The dark theme changes colours only (``test_the_dark_theme_changes_colours_only`` holds the
+style sheets to that), so no other rule can answer differently in the dark.
+
+Which page in which language (``pages``): the pages outside a table, the rule checker in its three
+states, and each game's own pages (its new-table form, its rules, its record and correction forms:
+fields from the game's description) in both languages; the table's other pages (the table, a hand,
+its history, the history, sheet, chart, summary, settle-up, export, settings, people, players, the
+table's checker and rules page) are one template for every game, checked once per language: at the
+干瞪眼 table in English, at the 大冶打拱 table in Arabic (right to left). So every template is checked in
+both languages and both themes, and every page of both tables in one language."""
 import glob
 import os
 import re
@@ -23,7 +31,8 @@ AXE = os.path.join(os.path.dirname(__file__), "vendor", "axe-4.12.1.min.js")
 
 @pytest.fixture
 def pages(live_server):
-    """The paths of every kind of page, at a table of each game with hands recorded."""
+    """The paths of every kind of page, at a table of each game with hands recorded, each with the
+    languages it is checked in."""
     with live_server.app.app_context():
         gdy = scoring.create_table(game="gandengyan", name="Friday 干瞪眼 with a rather long name", stake="0.5",
                                    currency="¥", players=["Ann", "Bo", "محمد عبد الله الطويل", "Dee"],
@@ -39,18 +48,20 @@ def pages(live_server):
                                  "captured": {"Li": 60, "Wang": 50, "Zhang": 30, "Zhao": 60}}, request_id="b")
         people.link_players(gdy, {gdy.players[0].id: "new"}, offered_from=[gdy.id])
         person = gdy.players[0].person_id
-        paths = ["/", "/new/gandengyan", "/new/dagong", "/tables", "/api", "/rules/gandengyan", "/rules/dagong",
-                 "/check?game=gandengyan&previous=5+5&play=6+6", "/check?game=gandengyan&previous=5+5&play=7+8",
-                 "/check?game=dagong&previous=8+8",
-                 f"/p/{db.session.get(Person, person).public_id}"]
+        both = ("en", "ar")
+        paths = [(path, both) for path in (
+            "/", "/new/gandengyan", "/new/dagong", "/tables", "/api", "/rules/gandengyan", "/rules/dagong",
+            "/check?game=gandengyan&previous=5+5&play=6+6", "/check?game=gandengyan&previous=5+5&play=7+8",
+            "/check?game=dagong&previous=8+8", f"/p/{db.session.get(Person, person).public_id}")]
         keys = []
-        for table in (gdy, dg):
+        for table, lang in ((gdy, "en"), (dg, "ar")):
             t = f"/t/{table.public_id}"
             keys.append(f"{t}#key={access.edit_token(table)}")
-            paths += [f"{t}/check?previous=5+SJ+BJ&play=6+6+6", f"{t}/rules"]
-            paths += [t, f"{t}/record", f"{t}/hands/1", f"{t}/hands/1/edit", f"{t}/hands/1/history", f"{t}/history",
-                      f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export", f"{t}/settings", f"{t}/people",
-                      f"{t}/players"]
+            paths += [(path, both) for path in (f"{t}/record", f"{t}/hands/1/edit")]  # the game's own forms
+            paths += [(path, (lang,)) for path in (  # the same template at every table: one language each
+                f"{t}/check?previous=5+SJ+BJ&play=6+6+6", f"{t}/rules", t, f"{t}/hands/1", f"{t}/hands/1/history",
+                f"{t}/history", f"{t}/sheet", f"{t}/chart", f"{t}/summary", f"{t}/settle", f"{t}/export",
+                f"{t}/settings", f"{t}/people", f"{t}/players")]
     return keys, paths
 
 
@@ -85,7 +96,7 @@ def test_no_serious_accessibility_violations(browser, live_server, pages, lang):
         page.goto(live_server + key)
         page.wait_for_load_state("networkidle")            # join.js has joined
     found = {}
-    for path in paths:
+    for path in (path for path, languages in paths if lang in languages):
         page.emulate_media(color_scheme="light")
         response = page.goto(f"{live_server}{path}{'&' if '?' in path else '?'}lang={lang}")
         assert response.ok, path
