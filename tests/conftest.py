@@ -48,6 +48,12 @@ SPREAD_TESTS = {"tests/bench/test_bench_scripts.py": "test_the_bench_script_that
 ANY_DATABASE = (
     "tests/api/test_check_api.py",          # POST /api/v1/check: the engine's verdict, no table read or written
     "tests/api/test_answers_api.py",        # POST /api/v1/answers: the engine's answers
+    "tests/api/test_settle_api.py",         # POST /api/v1/settle: the engine's settlement, no table
+    "tests/api/test_api_index.py",          # GET /api/v1/, /api/v1/games, /api: the registry's games
+    "tests/api/test_reading_suits.py",      # the checker page and /api/v1/check: readings of cards
+    "tests/api/test_check_page_nojs.py",    # the checker page without a table
+    "tests/web/test_check_headline.py",     # the checker's headline (no table)
+    "tests/web/test_fullwidth_cards.py",    # the checker page reading full-width cards (no table)
     "tests/i18n/test_languages_right.py",   # translations, particles, isolates
     "tests/i18n/test_read_as_written.py",   # the order words and numbers are read in
     "tests/web/test_html_validate.py",      # html-validate on the rendered pages

@@ -43,8 +43,13 @@ class BuiltWhenRun(SchemathesisCase):
         # pytest 9.2 makes a Function's node id from its original name and parametrize ids only, so
         # every operation's item had the same id ("test_x", not "test_x[GET /api/v1/]"): pytest-xdist
         # then ran one of them. Each gets the id of its name again.
+        # The operations the module names in NO_DATABASE (they read and write no table) are marked
+        # any_database: make test-pg leaves them out.
+        no_database = operation_label in getattr(self.parent.obj, "NO_DATABASE", ())
         for item in super()._make_items(funcobj, name, operation_label, operation_tags):
             item._id = self.parent.id.child(self.name).with_params(item.name[len(self.name) + 1:-1])
+            if no_database:
+                item.add_marker(pytest.mark.any_database)
             yield item
 
     def _placeholder(self, operation, feedback):
