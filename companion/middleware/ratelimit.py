@@ -118,6 +118,19 @@ def heavy_read_units(hands: int) -> int:
     return max(0, int(hands)) // max(1, per)
 
 
+# What sending costs: a heavy read's one unit covers its first HEAVY_READ_BYTES; every started
+# HEAVY_READ_BYTES more costs one unit more, counted before the bytes go out. A kept export costs what it
+# sends: a 10,000-hand JSON export (about 13 MiB) 52 units plain, 1 unit compressed (about 0.1 MiB, what
+# every browser asks for), so 8 addresses can no longer pull 120 whole exports each in a burst.
+HEAVY_READ_BYTES = 256 * 1024
+
+
+def sent_units(size: int) -> int:
+    """The extra units of sending ``size`` bytes (beyond the one unit its request paid)."""
+    per = int(current_app.config.get("HEAVY_READ_BYTES", HEAVY_READ_BYTES))
+    return max(0, -(-max(0, int(size)) // max(1, per)) - 1)
+
+
 def spend(bucket: str, units: int) -> None:
     """Count ``units`` more for this request in ``bucket`` (what it is about to compute); raise 429
     past the limit, before the work is done."""
@@ -131,10 +144,18 @@ def spend(bucket: str, units: int) -> None:
 def _refuse(bucket: str, address: str):
     limit, per = _limit(bucket)
     until = _remember_over(bucket, address)
-    error = InputRejected(429, "rate_limited", _(
-        "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
-        "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
-    error.retry_after = max(1, until - int(time.time()))  # the window's end (the answer's Retry-After)
+    wait = max(1, until - int(time.time()))  # the window's end (the answer's Retry-After)
+    if bucket == "heavy_read":  # counted by what the reads cost, not by how many: say so
+        message = ngettext(
+            "This address has downloaded a lot from this server in the last minutes (exports count by their "
+            "size). Try again in %(num)d minute; nothing was changed.",
+            "This address has downloaded a lot from this server in the last minutes (exports count by their "
+            "size). Try again in %(num)d minutes; nothing was changed.", -(-wait // 60))
+    else:
+        message = _("Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a "
+                    "little and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60))
+    error = InputRejected(429, "rate_limited", message, None)
+    error.retry_after = wait
     raise error
 
 
