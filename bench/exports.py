@@ -50,6 +50,10 @@ EXPORTERS = size("EXPORTERS", 8, 1)
 SECONDS = size("SECONDS", 15.0, 1.0)
 RUNS = size("EXPORT_RUNS", 3, 1)
 STRESS = size("EXPORT_STRESS", 1, 1)
+# EXPORT_PIN=1: the server and the pollers on CPU 0, the exporters on CPU 1, as if the exporters were
+# other machines: on a 2-core machine their own reading (hundreds of MiB/s over loopback) would
+# otherwise take the CPU the server needs, which no limit of the server can prevent.
+PIN = os.environ.get("EXPORT_PIN", "0") == "1" and len(os.sched_getaffinity(0)) > 1
 POLLERS = 2
 LIFTED = {"write": [10**9, 600], "open_table": [10**9, 3600], "heavy_read": [10**9, 600]}
 
@@ -112,6 +116,8 @@ def poll(base: str, small: str, stop: threading.Event, out: list) -> None:
 def export(base: str, big: str, i: int, stop, out, gzip: bool, source: str | None, polite: bool) -> None:
     """One exporter (a process): the three exports in turn until ``stop``; its timings go to ``out``.
     ``polite``: after a 429, wait what its Retry-After says (else ask again at once)."""
+    if PIN:
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
     paths = [f"/t/{big}/export.csv", f"/t/{big}/export.json", f"/api/v1/tables/{big}/export"]
     headers = {"Accept-Encoding": "gzip"} if gzip else {}
     n = i
@@ -264,6 +270,9 @@ def stress(url: str, folder: str, big: str, small: str) -> None:
 
 
 def main() -> None:
+    if PIN:  # inherited by gunicorn and its workers; each exporter moves itself to the last CPU
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        print("pinned: server and pollers on one CPU, exporters on another (EXPORT_PIN=1)")
     folder = tempfile.mkdtemp(prefix="bench-exports-")
     url = f"sqlite:///{folder}/bench.db"
     started = time.perf_counter()
