@@ -140,7 +140,7 @@ def draw(bucket: str, address: str, units: int = 1, now: float | None = None) ->
     """Take ``units`` from ``address``'s leaky bucket: 0 when they were there (taken), else the seconds
     until they will be (nothing taken). A cost larger than the whole bucket costs the whole bucket."""
     limit, per = _limit(bucket)
-    cap = max(1, min(int(limit), _setting("HEAVY_READ_BURST"))) * _MILLI
+    cap = _burst(bucket) * _MILLI
     rate = max(1, int(limit) * _MILLI // max(1, int(per)))  # thousandths of a unit per second
     cost = min(cap, max(1, int(units)) * _MILLI)
     params = {"key": f"{bucket}:{address}"[:120], "now": int(now if now is not None else time.time()),
@@ -153,12 +153,23 @@ def draw(bucket: str, address: str, units: int = 1, now: float | None = None) ->
     return max(1, -(-(level + cost - cap) // rate))
 
 
+def _burst(bucket: str) -> int:
+    """The most units a smoothed bucket holds."""
+    return max(1, min(int(_limit(bucket)[0]), _setting("HEAVY_READ_BURST")))
+
+
 def _take(bucket: str, address: str, units: int) -> None:
-    """Count ``units`` of this request in ``bucket``; raise 429 past its limit."""
+    """Count ``units`` of this request in ``bucket``; raise 429 past its limit. No request costs more
+    than a full smoothed bucket, however many parts of it spend (its one unit, computing, sending)."""
     if bucket in SMOOTHED:
+        spent = g.setdefault("smoothed_spent", {})
+        units = min(units, _burst(bucket) - spent.get(bucket, 0))
+        if units <= 0:
+            return
         wait = draw(bucket, address, units)
         if wait:
             _refuse(bucket, address, wait)
+        spent[bucket] = spent.get(bucket, 0) + units
     elif hit(bucket, address, units=units) > _limit(bucket)[0]:
         _refuse(bucket, address)
 

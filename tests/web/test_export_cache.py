@@ -189,3 +189,19 @@ def test_a_client_waiting_for_an_export_being_written_is_told_to_come_back(app_m
         assert not kept.exists()
         again = client.get(url)
         assert again.status_code == 200 and again.data == first.data and kept.exists()
+
+
+def test_no_export_costs_more_than_a_full_budget(app_maker, tmp_path):
+    """An export whose computing and bytes would cost more than the whole smoothed budget costs a full
+    budget: with the budget full it is served (once), then refused with the seconds until it is full
+    again. The twin: a cheap export right after a refused one is refused too (the budget is empty)."""
+    app = app_maker(EXPORT_CACHE_DIR=str(tmp_path), RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (5, 600)},
+                    HEAVY_READ_BYTES=64, HEAVY_READ_HANDS=1)
+    client = app.test_client()
+    table = _table(client, hands=4)
+    url = f"/api/v1/tables/{table['id']}/export"
+    first = client.get(url)  # 1 + 4 hands + many blocks of 64 bytes: far more than 5
+    assert first.status_code == 200 and len(first.data) > 64 * 10
+    again = client.get(url)
+    assert again.status_code == 429 and 0 < int(again.headers["Retry-After"]) <= 600
+    assert client.get(f"/t/{table['id']}/summary").status_code == 429
