@@ -14,6 +14,10 @@ at once. Per run: the poll's p50 / p99 quiet, with 8 polite and with 8 hostile e
 exports served and refused, the server's CPU and the load average; then the medians with min–max
 over the runs and each p99 over its run's quiet p99.
 
+**Behind nginx** (``EXPORT_NGINX``, 1): the same phases through the shipped ``deploy/nginx.conf`` (TLS, its
+download limit per address), gunicorn with ``TRUSTED_PROXIES=1``, every client (pollers too) on a
+kept-alive HTTPS connection, as browsers and scripts keep them; skipped without nginx.
+
 **Stress (limit lifted)**: the heavy-read budget lifted to 10^9, so that every request is served:
 the poll quiet and under 8 exporters with the cache on and ``Accept-Encoding: gzip`` (the kept
 file's compressed copy), on and plain, and off (every export computed, as before issue 31). This is
@@ -23,6 +27,8 @@ The machine's other work shows in the load average: compare figures taken at a s
 
     .venv/bin/python bench/exports.py     # EXPORT_HANDS=10000 EXPORTERS=8 SECONDS=15 EXPORT_RUNS=3
                                           # EXPORT_STRESS=0: skip the stress phases
+                                          # EXPORT_NGINX=0: skip the phases behind nginx
+                                          # EXPORT_PIN=1: exporters on a CPU of their own
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import ssl
 import statistics
 import subprocess
 import sys
@@ -50,6 +57,11 @@ EXPORTERS = size("EXPORTERS", 8, 1)
 SECONDS = size("SECONDS", 15.0, 1.0)
 RUNS = size("EXPORT_RUNS", 3, 1)
 STRESS = size("EXPORT_STRESS", 1, 1)
+NGINX_PHASES = size("EXPORT_NGINX", 1, 1)  # the same phases behind the shipped nginx site (0: not)
+# EXPORT_PIN=1: the server and the pollers on CPU 0, the exporters on CPU 1, as if the exporters were
+# other machines: on a 2-core machine their own reading (hundreds of MiB/s over loopback) would
+# otherwise take the CPU the server needs, which no limit of the server can prevent.
+PIN = os.environ.get("EXPORT_PIN", "0") == "1" and len(os.sched_getaffinity(0)) > 1
 POLLERS = 2
 LIFTED = {"write": [10**9, 600], "open_table": [10**9, 3600], "heavy_read": [10**9, 600]}
 
@@ -83,20 +95,47 @@ def percentile(values, q):
 TIMEOUT = 30.0  # seconds: a request not answered by then counts as timed out (status 0)
 
 
+TLS: ssl.SSLContext | None = None  # set behind nginx: HTTPS, one kept-alive connection per client
+_kept = threading.local()
+
+
+def _kept_connections() -> dict:
+    if getattr(_kept, "pid", None) != os.getpid():  # a forked exporter never reuses its parent's sockets
+        _kept.pid, _kept.connections = os.getpid(), {}
+    return _kept.connections
+
+
 def get(url: str, headers=None, source: str | None = None) -> tuple[int, bytes, dict]:
-    """One request on a new connection (as a browser or urllib makes it), from ``source`` when given
-    (a loopback address of its own: the server sees another client)."""
+    """One request from ``source`` when given (a loopback address of its own: the server sees another
+    client): on a new connection (as urllib makes it), or behind nginx over HTTPS on the client's
+    kept-alive connection (as a browser or a requests.Session keeps it; a closed one is opened again)."""
     parts = urllib.parse.urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT,
-                                            source_address=(source, 0) if source else None)
-    try:
-        connection.request("GET", parts.path, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, response.read(), dict(response.getheaders())
-    except OSError:
-        return 0, b"", {}
-    finally:
-        connection.close()
+    for attempt in (0, 1):
+        connection = _kept_connections().get(source) if TLS is not None and attempt == 0 else None
+        reused = connection is not None
+        if connection is None:
+            connection = (http.client.HTTPSConnection(parts.hostname, parts.port, timeout=TIMEOUT, context=TLS,
+                                                      source_address=(source, 0) if source else None)
+                          if TLS is not None else
+                          http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT,
+                                                     source_address=(source, 0) if source else None))
+        try:
+            connection.request("GET", parts.path, headers=headers or {})
+            response = connection.getresponse()
+            answer = response.status, response.read(), dict(response.getheaders())
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            _kept_connections().pop(source, None)
+            if reused:
+                continue  # the kept connection was closed meanwhile: once more on a new one
+            return 0, b"", {}
+        if TLS is None or response.will_close:
+            connection.close()
+            _kept_connections().pop(source, None)
+        else:
+            _kept_connections()[source] = connection
+        return answer
+    return 0, b"", {}
 
 
 def poll(base: str, small: str, stop: threading.Event, out: list) -> None:
@@ -112,6 +151,8 @@ def poll(base: str, small: str, stop: threading.Event, out: list) -> None:
 def export(base: str, big: str, i: int, stop, out, gzip: bool, source: str | None, polite: bool) -> None:
     """One exporter (a process): the three exports in turn until ``stop``; its timings go to ``out``.
     ``polite``: after a 429, wait what its Retry-After says (else ask again at once)."""
+    if PIN:
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
     paths = [f"/t/{big}/export.csv", f"/t/{big}/export.json", f"/api/v1/tables/{big}/export"]
     headers = {"Accept-Encoding": "gzip"} if gzip else {}
     n = i
@@ -198,10 +239,13 @@ def warm_polls(base: str, small: str) -> None:
 
 
 def warm(base: str, big: str, gzip: bool) -> float:
-    """The first CSV and JSON export (computed; the API's JSON is the same file): its seconds."""
+    """The first CSV and JSON export (computed; the API's JSON is the same file): its seconds. Each from
+    an address of its own: under the real limits one address's budget pays for one long export at once."""
     first = time.perf_counter()
-    for path in (f"/t/{big}/export.csv", f"/t/{big}/export.json"):
-        get(base + path, {"Accept-Encoding": "gzip"} if gzip else {})
+    for n, path in enumerate((f"/t/{big}/export.csv", f"/t/{big}/export.json")):
+        status, _body, _headers = get(base + path, {"Accept-Encoding": "gzip"} if gzip else {}, f"127.0.1.{2 + n}")
+        if status != 200:
+            print(f"warm-up: {path} answered {status}")
     return time.perf_counter() - first
 
 
@@ -216,21 +260,54 @@ def real_limits(url: str, folder: str, big: str, small: str) -> None:
 
     # No FLASK_RATE_LIMITS: the defaults. No trusted proxy: the address is the connection's own.
     server, base = start(url, folder, True, {"FLASK_RATE_LIMITS": "{}", "TRUSTED_PROXIES": "0"})
-    runs = []
     try:
-        warm_polls(base, small)
-        warm(base, big, False)
-        for run in range(RUNS):
-            r = {"quiet": phase(base, big, small, 0, [server.pid]),
-                 "polite": phase(base, big, small, EXPORTERS, [server.pid], sources=addresses(run, 1), polite=True),
-                 "hostile": phase(base, big, small, EXPORTERS, [server.pid], sources=addresses(run, 2))}
-            runs.append(r)
-            for kind, result in r.items():
-                label = "quiet" if kind == "quiet" else f"{EXPORTERS} {kind} exporters"
-                print(line(f"run {run + 1} {label}", result))
+        measured(base, big, small, server.pid, "real limits")
     finally:
         stop(server)
-    print(f"real limits, {RUNS} run(s) of {SECONDS:.0f} s per phase, median (min–max):")
+
+
+def behind_nginx(url: str, folder: str, big: str, small: str) -> None:
+    """The same, through the shipped deploy/nginx.conf (TLS, its download limit per address) in front of
+    gunicorn with TRUSTED_PROXIES=1, every client on a kept-alive HTTPS connection; skipped without nginx."""
+    global TLS
+    from pathlib import Path
+
+    from load import stop
+
+    sys.path[:0] = [os.path.join(ROOT, "tests"), os.path.join(ROOT, "tests", "deploy")]
+    import proxy
+
+    if proxy.missing_tools(("nginx", "libnss3-tools", "openssl")):
+        print("behind nginx: skipped (nginx, certutil or openssl not installed; scripts/system_deps.sh installs them)")
+        return
+    server, base = start(url, folder, True, {"FLASK_RATE_LIMITS": "{}", "TRUSTED_PROXIES": "1"})
+    try:
+        certs = proxy.make_certs(Path(folder) / "certs")
+        with proxy.https_proxy([int(base.rsplit(":", 1)[1])], Path(folder) / "nginx", certs=certs) as front:
+            TLS = ssl.create_default_context(cafile=str(certs.ca))
+            TLS.check_hostname = False  # the test name cards.test is not resolvable: the CA is checked
+            try:
+                measured(f"https://127.0.0.1:{front.port}", big, small, server.pid, "behind nginx")
+            finally:
+                TLS = None
+    finally:
+        stop(server)
+
+
+def measured(base: str, big: str, small: str, pid: int, title: str) -> None:
+    """Quiet, polite and hostile phases, RUNS times, and their medians."""
+    runs = []
+    warm_polls(base, small)
+    warm(base, big, False)
+    for run in range(RUNS):
+        r = {"quiet": phase(base, big, small, 0, [pid]),
+             "polite": phase(base, big, small, EXPORTERS, [pid], sources=addresses(run, 1), polite=True),
+             "hostile": phase(base, big, small, EXPORTERS, [pid], sources=addresses(run, 2))}
+        runs.append(r)
+        for kind, result in r.items():
+            label = "quiet" if kind == "quiet" else f"{EXPORTERS} {kind} exporters"
+            print(line(f"{title} run {run + 1} {label}", result))
+    print(f"{title}, {RUNS} run(s) of {SECONDS:.0f} s per phase, median (min–max):")
     for kind in ("quiet", "polite", "hostile"):
         p50 = [r[kind]["poll_p50"] for r in runs]
         p99 = [r[kind]["poll_p99"] for r in runs]
@@ -264,6 +341,9 @@ def stress(url: str, folder: str, big: str, small: str) -> None:
 
 
 def main() -> None:
+    if PIN:  # inherited by gunicorn and its workers; each exporter moves itself to the last CPU
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        print("pinned: server and pollers on one CPU, exporters on another (EXPORT_PIN=1)")
     folder = tempfile.mkdtemp(prefix="bench-exports-")
     url = f"sqlite:///{folder}/bench.db"
     started = time.perf_counter()
@@ -272,6 +352,8 @@ def main() -> None:
           f"{POLLERS} pollers, {SECONDS:.0f} s per phase")
     try:
         real_limits(url, folder, big, small)
+        if NGINX_PHASES:
+            behind_nginx(url, folder, big, small)
         if STRESS:
             stress(url, folder, big, small)
     finally:

@@ -1,5 +1,7 @@
 """Rate limits per client address that hold across workers and hosts: the counts live in the
-database (``rate_buckets``), one row per bucket and address, in fixed windows.
+database (``rate_buckets``), one row per bucket and address: writes and openings in fixed windows,
+heavy reads in a leaky bucket (:func:`draw`: a steady refill, a small burst, charged by what a read
+costs).
 
 ``RATE_LIMITS`` (config) maps a bucket to ``(requests, seconds)``; ``RATELIMIT_ENABLED`` turns
 the whole thing off (the test suite does, except the tests of this module). :data:`LIMITED`
@@ -10,14 +12,15 @@ A change to a table or hand ("write") is counted in its own commit: the bucket's
 just before the request's commit, in the same transaction (one commit per recorded hand, not two), and a write past the
 limit is refused there, nothing saved. A request that commits nothing (refused input, a retry)
 is counted afterwards in a transaction of its own, so failing requests count too. Once a worker
-has seen an address past a limit it refuses that address's writes before the view runs, until
-the window ends. Opening or importing a table is counted before its body is read, in its own
+has seen an address past a limit it refuses that address's requests before the view runs, until
+the window ends (a heavy read: until its units are back). Opening or importing a table is counted before its body is read, in its own
 transaction; PIN tries keep their own counts.
 """
 from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 
 from flask import current_app, g, has_request_context, request
 from flask_babel import gettext as _
@@ -34,8 +37,8 @@ from ..db.models import RateBucket
 DEFAULT_LIMITS = {
     "open_table": (30, 3600),   # tables opened per address per hour
     "write": (600, 600),        # changes to tables and hands per address per 10 minutes
-    "heavy_read": (120, 600),   # exports, history, score sheet, chart, summaries per address per 10 minutes
-}
+    "heavy_read": (120, 600),   # units of exports, history, sheet, chart, summaries per address per 10 minutes,
+}                               # refilled steadily, at most HEAVY_READ_BURST at once (a leaky bucket: see draw)
 STORAGE_BUDGET_MB = 2048  # default total size of the database past which no table is opened or imported
 
 
@@ -55,17 +58,25 @@ def hit(bucket: str, address: str, now: float | None = None, units: int = 1) -> 
     database server) can forget the last counts of the past moment, never half of one. A hand's commit
     still waits for the disk: the rate count that joins it (:func:`_count_with_the_commit`) changes nothing
     there."""
+    with _unsynced() as conn:
+        return _count(conn, bucket, address, now, units)
+
+
+@contextmanager
+def _unsynced():
+    """A connection in a transaction of its own whose commit does not wait for the disk (see :func:`hit`)."""
     with db.engine.connect() as conn:
         if conn.dialect.name != "sqlite":
             with conn.begin():
                 conn.exec_driver_sql("SET LOCAL synchronous_commit = off")
-                return _count(conn, bucket, address, now, units)
+                yield conn
+            return
         raw = conn.connection.dbapi_connection  # PRAGMAs straight to the driver: no transaction opened
         durable = raw.execute("PRAGMA synchronous").fetchone()[0]
         raw.execute("PRAGMA synchronous=NORMAL")
         try:
             with conn.begin():
-                return _count(conn, bucket, address, now, units)
+                yield conn
         finally:
             raw.execute(f"PRAGMA synchronous={int(durable)}")
 
@@ -94,15 +105,83 @@ def _limit(bucket: str) -> tuple[int, int]:
     return current_app.config.get("RATE_LIMITS", {}).get(bucket, DEFAULT_LIMITS[bucket])
 
 
+# Heavy reads are smoothed: a leaky bucket per address instead of a fixed window. Its budget refills
+# steadily (``RATE_LIMITS["heavy_read"] = (120, 600)``: 120 units per 10 minutes, one every 5 s) and
+# holds at most HEAVY_READ_BURST units (or the limit, if smaller): an address may take 20 units at once,
+# then a unit every 5 s. A fixed window let each address take its whole 120 in the first seconds of
+# every window, and 8 addresses doing so at once were felt by every other table's phones.
+SMOOTHED = frozenset({"heavy_read"})
+HEAVY_READ_BURST = 20
+_MILLI = 1000  # the bucket's level is kept in thousandths of a unit (whole numbers on both databases)
+
+
+# One statement takes the units when they fit and returns the new level, or changes nothing and returns
+# no row when they do not (``DO UPDATE … WHERE``: the same SQL on SQLite >= 3.35 and PostgreSQL).
+# ``window_start`` holds the time the level was written (whole seconds); the level left now is the stored
+# one less ``:rate`` per second since (never below 0; a clock that went back leaks nothing).
+_DRAW = text(
+    'INSERT INTO rate_buckets ("key", window_start, "count") VALUES (:key, :now, :cost) '
+    'ON CONFLICT ("key") DO UPDATE SET '
+    '"count" = (CASE WHEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate > 0 '
+    'THEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate ELSE 0 END) + excluded."count", '
+    'window_start = CASE WHEN excluded.window_start > rate_buckets.window_start THEN excluded.window_start '
+    'ELSE rate_buckets.window_start END '
+    'WHERE (CASE WHEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate > 0 '
+    'THEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate ELSE 0 END) + excluded."count" <= :cap '
+    'RETURNING "count"')
+_LEVEL = text('SELECT "count", window_start FROM rate_buckets WHERE "key" = :key')
+
+
+def draw(bucket: str, address: str, units: int = 1, now: float | None = None) -> int:
+    """Take ``units`` from ``address``'s leaky bucket: 0 when they were there (taken), else the seconds
+    until they will be (nothing taken). A cost larger than the whole bucket costs the whole bucket."""
+    limit, per = _limit(bucket)
+    cap = _burst(bucket) * _MILLI
+    rate = max(1, int(limit) * _MILLI // max(1, int(per)))  # thousandths of a unit per second
+    cost = min(cap, max(1, int(units)) * _MILLI)
+    params = {"key": f"{bucket}:{address}"[:120], "now": int(now if now is not None else time.time()),
+              "cost": cost, "cap": cap, "rate": rate}
+    with _unsynced() as conn:
+        if conn.execute(_DRAW, params).first() is not None:
+            return 0
+        level, then = conn.execute(_LEVEL, params).one()
+    level = max(0, int(level) - max(0, params["now"] - int(then)) * rate)
+    return max(1, -(-(level + cost - cap) // rate))
+
+
+def _burst(bucket: str) -> int:
+    """The most units a smoothed bucket holds."""
+    return max(1, min(int(_limit(bucket)[0]), _setting("HEAVY_READ_BURST")))
+
+
+def _take(bucket: str, address: str, units: int) -> None:
+    """Count ``units`` of this request in ``bucket``; raise 429 past its limit. No request costs more
+    than a full smoothed bucket, however many parts of it spend (its one unit, computing, sending)."""
+    if bucket in SMOOTHED:
+        spent = g.setdefault("smoothed_spent", {})
+        units = min(units, _burst(bucket) - spent.get(bucket, 0))
+        if units <= 0:
+            return
+        wait = draw(bucket, address, units)
+        if wait:
+            _refuse(bucket, address, wait)
+        spent[bucket] = spent.get(bucket, 0) + units
+    elif hit(bucket, address, units=units) > _limit(bucket)[0]:
+        _refuse(bucket, address)
+
+
 def check(bucket: str) -> None:
     """Count this request in ``bucket`` now (its own transaction); raise 429 past the limit."""
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return
     address = request.remote_addr or "unknown"
-    if _known_over(bucket, address):  # past the limit already in this window: refused, nothing written
+    if _known_over(bucket, address):  # past the limit already: refused, nothing written
         _refuse(bucket, address)
-    if hit(bucket, address) > _limit(bucket)[0]:
-        _refuse(bucket, address)
+    _take(bucket, address, 1)
 
 
 # What a heavy read costs beyond the one unit every request of HEAVY_READS pays before its view: an
@@ -118,23 +197,44 @@ def heavy_read_units(hands: int) -> int:
     return max(0, int(hands)) // max(1, per)
 
 
+# What sending costs: a heavy read's one unit covers its first HEAVY_READ_BYTES; every started
+# HEAVY_READ_BYTES more costs one unit more, counted before the bytes go out. A kept export costs what it
+# sends: a 10,000-hand JSON export (about 13 MiB) 52 units plain, 1 unit compressed (about 0.1 MiB, what
+# every browser asks for), so 8 addresses can no longer pull 120 whole exports each in a burst.
+HEAVY_READ_BYTES = 256 * 1024
+
+
+def sent_units(size: int) -> int:
+    """The extra units of sending ``size`` bytes (beyond the one unit its request paid)."""
+    per = int(current_app.config.get("HEAVY_READ_BYTES", HEAVY_READ_BYTES))
+    return max(0, -(-max(0, int(size)) // max(1, per)) - 1)
+
+
 def spend(bucket: str, units: int) -> None:
     """Count ``units`` more for this request in ``bucket`` (what it is about to compute); raise 429
     past the limit, before the work is done."""
     if units <= 0 or not current_app.config.get("RATELIMIT_ENABLED", True):
         return
-    address = request.remote_addr or "unknown"
-    if hit(bucket, address, units=units) > _limit(bucket)[0]:
-        _refuse(bucket, address)
+    _take(bucket, request.remote_addr or "unknown", units)
 
 
-def _refuse(bucket: str, address: str):
+def _refuse(bucket: str, address: str, wait: int | None = None):
+    """Raise the 429 (its Retry-After: ``wait`` seconds, else until the window ends, or what this worker
+    remembered), and remember the address as over until then."""
     limit, per = _limit(bucket)
-    until = _remember_over(bucket, address)
-    error = InputRejected(429, "rate_limited", _(
-        "Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a little "
-        "and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60)), None)
-    error.retry_after = max(1, until - int(time.time()))  # the window's end (the answer's Retry-After)
+    until = _remember_over(bucket, address, wait)
+    wait = max(1, until - int(time.time()))
+    if bucket in SMOOTHED:  # counted by what the reads cost, not by how many: say so
+        message = ngettext(
+            "This address has downloaded a lot from this server in the last minutes (exports count by their "
+            "size). Try again in %(num)d second; nothing was changed.",
+            "This address has downloaded a lot from this server in the last minutes (exports count by their "
+            "size). Try again in %(num)d seconds; nothing was changed.", wait)
+    else:
+        message = _("Too many requests from this address: at most %(limit)d in %(minutes)d minutes. Wait a "
+                    "little and try again; nothing was saved.", limit=limit, minutes=max(1, per // 60))
+    error = InputRejected(429, "rate_limited", message, None)
+    error.retry_after = wait
     raise error
 
 
@@ -148,10 +248,14 @@ def _over() -> dict:
     return current_app.extensions.setdefault("ratelimit_over", {})
 
 
-def _remember_over(bucket: str, address: str) -> int:
-    """Note that ``address`` is past ``bucket``'s limit until its window ends (returned)."""
+def _remember_over(bucket: str, address: str, wait: int | None = None) -> int:
+    """Note that ``address`` is past ``bucket``'s limit for ``wait`` seconds, else until its window ends,
+    or as long as this worker already knew (returned)."""
+    known = _over().get((bucket, address))
+    if known is not None and known > time.time():
+        return known
     per = _limit(bucket)[1]
-    until = int(time.time()) // per * per + per
+    until = int(time.time()) + wait if wait else int(time.time()) // per * per + per
     with _over_lock:
         _over()[(bucket, address)] = until
     return until

@@ -32,6 +32,8 @@ ERROR_CODES = {
     "unsupported_media_type": _l("A body sent without Content-Type: application/json (HTTP 415)."),
     "rate_limited": _l("Too many requests from this address for a while (HTTP 429); wait and try again."),
     "storage_full": _l("The server's storage budget is used up: no new table or import (HTTP 507)."),
+    "export_busy": _l("The export is being written for another request just now (HTTP 503 with Retry-After): "
+                      "ask again in a few seconds."),
     "unknown_field": _l("A field the request does not take; \"field\" names it."),
     "unreadable": _l("A value the engine could not read (a bug to report); nothing was saved."),
     # one value

@@ -7,9 +7,14 @@ table bumps its revision, which is in the key, so a kept file is never stale; th
 ``EXPORT_CACHE = False`` streams every export afresh instead (as before issue 31).
 
 Concurrent clients of the same uncomputed export wait on one file lock while the first writes it
-(one computation, not eight). Memory stays bounded: the export is written chunk by chunk and sent
-from the file. Computing an export spends the client's heavy-read budget by the table's size
-(:func:`companion.middleware.ratelimit.heavy_read_units`); a kept file costs only the request's one unit.
+(one computation, not eight), but at most ``EXPORT_LOCK_WAIT`` seconds: then they are answered 503
+with a Retry-After instead of holding a worker thread for the seconds a long table's first export
+takes. Memory stays bounded: the export is written chunk by chunk and sent from the file.
+
+What an export costs the client's heavy-read budget: computing it, a unit per 100 hands
+(:func:`companion.middleware.ratelimit.heavy_read_units`); sending it, a unit per started 256 KiB
+beyond the first (:func:`companion.middleware.ratelimit.sent_units`, the compressed size for a client
+that takes gzip), spent before the bytes go out.
 
 A client that accepts gzip (every browser, ``curl --compressed``) gets the kept file compressed: the
 compressed copy is written once, beside the file, the first time one is asked for, never per request
@@ -19,21 +24,26 @@ client reading slowly). The compressed answer has its own ETag (``…-gz``) and 
 from __future__ import annotations
 
 import fcntl
-import gzip
 import hashlib
-import shutil
 import os
 import tempfile
+import time
+import zlib
+from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Response, current_app, request, send_file, stream_with_context
+from flask_babel import gettext as _
 
 from ..middleware import ratelimit
+from ..middleware.guard import InputRejected
 from ..db.models import Table
 from .conditional import conditional, table_etag
 
 EXPORT_CACHE_FILES = 64
 EXPORT_CACHE_MB = 256
+EXPORT_LOCK_WAIT = 1.0  # seconds a request waits for an export another request is writing
+EXPORT_BUSY_RETRY = 5   # then: 503, try again in this many seconds
 
 
 def _folder() -> Path:
@@ -81,31 +91,64 @@ def _prune(folder: Path, keep: Path) -> None:
         total -= size
 
 
+def _busy() -> InputRejected:
+    error = InputRejected(503, "export_busy", _(
+        "This export is being prepared for another request just now. Try again in a few seconds; nothing "
+        "was changed."), None)
+    error.retry_after = EXPORT_BUSY_RETRY
+    return error
+
+
+@contextmanager
+def _writing(path: Path, kept: Path):
+    """The export's lock, for writing ``kept``: yields False when ``kept`` is there already (written
+    by another request meanwhile), True while this request holds the lock and must write it. A
+    request that finds the lock taken waits at most ``EXPORT_LOCK_WAIT`` seconds for the file, then is
+    answered 503 with a Retry-After: a first export of a long table takes seconds, and clients waiting
+    for it must not hold every worker thread while other tables' phones poll."""
+    deadline = time.monotonic() + float(current_app.config.get("EXPORT_LOCK_WAIT", EXPORT_LOCK_WAIT))
+    with open(path.with_suffix(path.suffix + ".lock"), "a+b") as lock:
+        while True:
+            if kept.exists():
+                yield False
+                return
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # one writer per export
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise _busy() from None
+                time.sleep(0.05)
+        try:
+            yield not kept.exists()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _write(kept: Path, chunks) -> None:
+    """``kept`` written from ``chunks`` through a temporary file (never seen half written)."""
+    handle, temporary = tempfile.mkstemp(dir=kept.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            for chunk in chunks:
+                out.write(chunk)
+        os.replace(temporary, kept)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def kept_export(table: Table, kind: str, chunks) -> Path:
     """The file holding this export of the table at its revision: written now (``chunks()``: the
     export's byte chunks) unless a worker already wrote it."""
     folder = _folder()
     path = folder / _name(table_etag(table, kind), kind)
-    if path.exists():
-        return path
-    with open(path.with_suffix(path.suffix + ".lock"), "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one writer per export; the others wait for its file
-        try:
-            if path.exists():
-                return path
+    with _writing(path, path) as first:
+        if first:
             ratelimit.spend("heavy_read", ratelimit.heavy_read_units(table.hand_seq or 0))
-            handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    for chunk in chunks():
-                        out.write(chunk)
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    _prune(folder, path)
+            _write(path, chunks())
+    if first:
+        _prune(folder, path)
     return path
 
 
@@ -113,26 +156,20 @@ def _gzipped(path: Path) -> Path:
     return path.with_suffix(path.suffix + ".gz")
 
 
+def _compressed(path: Path):
+    with open(path, "rb") as source:
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # the gzip format (wbits 16 + 15), no name, no time
+        while block := source.read(1 << 20):
+            yield packer.compress(block)
+        yield packer.flush()
+
+
 def kept_gzip(path: Path) -> Path:
     """The compressed copy of a kept export, written once (under the export's lock) from its file."""
     packed = _gzipped(path)
-    if packed.exists():
-        return packed
-    with open(path.with_suffix(path.suffix + ".lock"), "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            if not packed.exists():
-                handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-                try:
-                    with os.fdopen(handle, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6,
-                                                                       mtime=0) as out, open(path, "rb") as source:
-                        shutil.copyfileobj(source, out, 1 << 20)
-                    os.replace(temporary, packed)
-                except BaseException:
-                    Path(temporary).unlink(missing_ok=True)
-                    raise
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with _writing(path, packed) as first:
+        if first:
+            _write(packed, _compressed(path))
     return packed
 
 
@@ -145,6 +182,7 @@ def cached_download(table: Table, kind: str, chunks, content_type: str, filename
     the file kept for the table's revision."""
     if current_app.config.get("EXPORT_CACHE", True) is False:  # off (a read-only instance folder; the bench)
         def streamed():
+            ratelimit.spend("heavy_read", ratelimit.heavy_read_units(table.hand_seq or 0))
             response = Response(stream_with_context(chunks()), content_type=content_type)
             if filename:
                 response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -157,6 +195,7 @@ def cached_download(table: Table, kind: str, chunks, content_type: str, filename
         path = kept_export(table, kind, chunks)
         if packed:
             path = kept_gzip(path)
+        ratelimit.spend("heavy_read", ratelimit.sent_units(path.stat().st_size))  # what it sends, before it goes
         response = send_file(path, mimetype=content_type, conditional=False, etag=False, last_modified=None,
                              max_age=None)
         response.headers["Content-Type"] = content_type

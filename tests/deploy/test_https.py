@@ -203,3 +203,23 @@ def test_installable_over_https(browser_type, browser_type_launch_args, deployme
         assert errors == [], json.dumps(errors)
     finally:
         context.close()
+
+
+def test_nginx_refuses_a_flood_of_downloads_before_the_app(deployment):
+    """deploy/nginx.conf limits the exports per address (10 at once, then one every 5 s): a client that
+    keeps asking is answered 429 with Retry-After by nginx itself (its requests never reach gunicorn),
+    while another address still downloads and the same address still polls its table. The app's own
+    budget is larger here, so every 429 of this test is nginx's."""
+    table = api_json(deployment, "POST", "/api/v1/tables",
+                     {"game": "gandengyan", "name": "Flood", "players": PLAYERS}, source="127.0.0.11")[1]
+    export = f"/t/{table['id']}/export.csv"
+    answers = [deployment.request("GET", export, source="127.0.0.12") for _ in range(14)]
+    statuses = [answer[0] for answer in answers]
+    assert statuses[:10] == [200] * 10 and 429 in statuses[10:], statuses
+    refused = next(answer for answer in answers if answer[0] == 429)
+    assert int(refused[1]["retry-after"]) > 0
+    log = deployment.upstream_log.read_text()
+    assert len(re.findall(rf"^\S+ 127\.0\.0\.12 GET {re.escape(export)} ", log, re.M)) == statuses.count(200)
+    assert deployment.request("GET", export, source="127.0.0.13")[0] == 200  # another address
+    assert [deployment.request("GET", f"/t/{table['id']}/state", source="127.0.0.12")[0]
+            for _ in range(14)] == [200] * 14  # the twin: the live poll is not limited

@@ -121,3 +121,15 @@ def test_the_headline_says_it_depends_on_the_reading(page: Page, live_server):
     page.goto(f"{live_server}/check?game=gandengyan&previous=5+5+5&play=6+6+6")
     expect(page.locator("#verdict")).to_have_attribute("data-way", "legal")
     expect(page.locator("#verdict-ways")).to_have_count(0)
+
+
+def test_a_card_text_is_never_cut_across_two_lines(page: Page, live_server):
+    """On a 390 px Arabic page the "Read as" line puts the cards as typed, "(10h Kh JK)", on the next
+    line whole rather than "(10h Kh" here and "JK)" there: each card text is one box. The twin: the
+    sentence beside it (plain text) does wrap over several lines."""
+    page.goto(live_server + "/check?game=dagong&previous=8+8&play=JK+10h+Kh&lang=ar")
+    expect(page.locator("#reading-used")).to_contain_text("10h Kh JK")
+    boxes = page.locator("#reading-used bdi").evaluate_all("els => els.map(e => e.getClientRects().length)")
+    assert boxes == [1, 1], boxes
+    assert page.locator("#reason").evaluate("e => Math.round(e.getBoundingClientRect().height / "
+                                            "parseFloat(getComputedStyle(e).lineHeight))") > 1

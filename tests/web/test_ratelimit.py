@@ -1,5 +1,7 @@
 """Rate limits live in the database, so two workers (two apps, two connection pools) share them."""
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.middleware import ratelimit
 from companion.middleware.guard import InputRejected
@@ -94,10 +96,19 @@ def test_expensive_reads_have_a_budget_per_address(app_maker):
     assert client.get(path).status_code == 200
     assert client.get(f"/api/v1/tables/{table['id']}/export").status_code == 200
     refused = client.get(path)
-    assert refused.status_code == 429 and "Too many requests" in refused.get_data(as_text=True)
+    assert refused.status_code == 429 and "downloaded a lot" in refused.get_data(as_text=True)
     assert client.get(f"/t/{table['id']}").status_code == 200  # the table page is no expensive read
     other = client.get(path, environ_base={"REMOTE_ADDR": "10.9.9.9"})
     assert other.status_code == 200  # another address has its own budget
+
+
+def _stored_row(app, key: str):
+    from companion.db.models import RateBucket
+    from companion.extensions import db
+
+    with app.app_context():
+        return tuple(db.session.execute(db.select(RateBucket.count, RateBucket.window_start)
+                                        .where(RateBucket.key == key)).one())
 
 
 def _stored_count(app, key: str):
@@ -121,9 +132,9 @@ def test_a_refused_read_says_when_to_come_back_and_writes_nothing(app_maker):
     refused = client.get(path)
     assert refused.status_code == 429 and refused.json["error"]["code"] == "rate_limited"
     assert 1 <= int(refused.headers["Retry-After"]) <= 600
-    assert _stored_count(first, "heavy_read:127.0.0.1") == 3
+    stored = _stored_row(first, "heavy_read:127.0.0.1")
     assert [client.get(path).status_code for _ in range(5)] == [429] * 5
-    assert _stored_count(first, "heavy_read:127.0.0.1") == 3  # refused without a write
+    assert _stored_row(first, "heavy_read:127.0.0.1") == stored  # refused without a write
     assert second.test_client().get(path).status_code == 429  # the other worker reads the shared count
     assert client.get(f"/t/{table['id']}/export.csv", headers={"Accept": "text/html"}).headers["Retry-After"]
 
@@ -161,3 +172,47 @@ def test_the_count_does_not_wait_for_the_disk_but_a_hand_still_does(app_maker):
         assert [ratelimit.hit("heavy_read", "10.1.1.1") for _ in range(3)] == [1, 2, 3]
         with db.engine.connect() as conn:  # the pool hands back the connection the counts used
             assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == durable
+
+
+@pytest.mark.db
+def test_heavy_reads_are_smoothed_a_burst_then_a_unit_every_few_seconds(app_maker):
+    """The heavy-read budget is a leaky bucket: 120 units per 10 minutes refill one every 5 s, and an
+    address holds at most HEAVY_READ_BURST (20) at once. The twin: a fixed window of the same limit lets
+    all 120 through at once."""
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (120, 600), "write": (120, 600)})
+    with app.app_context():
+        assert [ratelimit.draw("heavy_read", "10.2.0.1", now=1000) for _ in range(20)] == [0] * 20
+        assert ratelimit.draw("heavy_read", "10.2.0.1", now=1000) == 5  # empty: one unit in 5 s
+        assert ratelimit.draw("heavy_read", "10.2.0.1", now=1004) == 1
+        assert ratelimit.draw("heavy_read", "10.2.0.1", now=1005) == 0
+        assert ratelimit.draw("heavy_read", "10.2.0.1", 3, now=1005) == 15  # three units: 15 s
+        assert ratelimit.draw("heavy_read", "10.2.0.1", 52, now=1200) == 0  # full again; 52 cost the whole 20
+        assert ratelimit.draw("heavy_read", "10.2.0.1", now=1200) == 5
+        assert ratelimit.draw("heavy_read", "10.2.0.2", now=1200) == 0  # another address: its own bucket
+        assert [ratelimit.hit("write", "10.2.0.1", now=1000) for _ in range(120)][-1] == 120  # the fixed window
+
+
+@pytest.mark.db
+def test_no_address_takes_more_than_the_burst_and_the_refill(app_maker):
+    """Whatever the requests (seconds apart, units), the units taken in any stretch of time are at most
+    the burst plus what refilled in it; a refused request takes nothing."""
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (60, 600)})  # a unit every 10 s
+    examples = iter(range(10**6))
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 30)), min_size=1, max_size=40))
+    def requests(steps):
+        address, now, taken = f"10.3.0.{next(examples)}", 10**6, []
+        for dt, units in steps:
+            now += dt
+            wait = ratelimit.draw("heavy_read", address, units, now=now)
+            assert wait >= 0
+            if wait == 0:
+                taken.append((now, min(units, 20)))
+        for i, (start, _units) in enumerate(taken):
+            for end, _ in taken[i:]:
+                inside = sum(u for t, u in taken if start <= t <= end)
+                assert inside <= 20 + (end - start) // 10 + 1
+
+    with app.app_context():
+        requests()

@@ -49,7 +49,7 @@ def get_hand(public_id, number):
                  description="This request_id was recorded before: nothing new was stored.")
 @writes
 @bp.doc(operationId="record_hand", responses={201: {"links": HAND_LINKS}, 200: {"links": HAND_LINKS}})
-@errors(403, 404, 409, 413)
+@errors(403, 404, 409, 413, 429)
 def record_hand(data, public_id):
     """Record a hand. The same request_id (or Idempotency-Key header) records it once: a retry answers
     200 with ``created: false``; the same id with other facts is a 409 ``request_id_reused`` naming
@@ -90,7 +90,7 @@ class EditHand(MethodView):
     @bp.response(200, HandChangeAnswer)
     @writes
     @bp.doc(operationId="edit_hand", responses={200: {"links": HAND_LINKS}})
-    @errors(403, 404, 409, 413)
+    @errors(403, 404, 409, 413, 429)
     def put(self, data, public_id, number):
         """Edit a hand: send the revision you read; a stale one is a 409 with both versions."""
         return _edit(data, public_id, number)
@@ -99,7 +99,7 @@ class EditHand(MethodView):
     @bp.response(200, HandChangeAnswer)
     @writes
     @bp.doc(operationId="patch_hand", responses={200: {"links": HAND_LINKS}})
-    @errors(403, 404, 409, 413)
+    @errors(403, 404, 409, 413, 429)
     def patch(self, data, public_id, number):
         """Edit a hand, the same as PUT (the whole facts and the revision you read; a stale one is a
         409 with both versions)."""
@@ -119,7 +119,7 @@ def _void_or_restore(data, public_id, number, change):
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="void_hand", responses={200: {"links": HAND_LINKS}})
-@errors(403, 404, 409, 413)
+@errors(403, 404, 409, 413, 429)
 def void_hand(data, public_id, number):
     """Void a hand: it stays in the list and the history but no longer counts."""
     return _void_or_restore(data, public_id, number, scoring.void_hand)
@@ -130,7 +130,7 @@ def void_hand(data, public_id, number):
 @bp.response(200, HandChangeAnswer)
 @writes
 @bp.doc(operationId="restore_hand", responses={200: {"links": HAND_LINKS}})
-@errors(403, 404, 409, 413)
+@errors(403, 404, 409, 413, 429)
 def restore_hand(data, public_id, number):
     """Make a void hand count again."""
     return _void_or_restore(data, public_id, number, scoring.restore_hand)
@@ -141,7 +141,7 @@ def restore_hand(data, public_id, number):
 @bp.response(200, UndoAnswer)
 @writes
 @bp.doc(operationId="undo")
-@errors(403, 404, 409, 413)
+@errors(403, 404, 409, 413, 429)
 def undo(data, public_id):
     """Undo the table's latest change that is not yet undone (repeat to go further back)."""
     table = _table_or_404(public_id)

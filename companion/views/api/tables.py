@@ -24,7 +24,7 @@ SUMMARY = SummaryAnswer()  # the summary answers outside smorest: it may be a 30
     hands=("list_hands", {"public_id": "$response.body#/id"}),
     record=("record_hand", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}),
     undo=("undo", {"public_id": "$response.body#/id", "header.X-Edit-Token": "$response.body#/token"}))}})
-@errors(413)
+@errors(413, 429, 507)
 def create_table(data):
     """Open a table. The answer holds its id and its edit token (only here), under both names
     (``id``/``public_id``, ``token``/``edit_token``), as POST /import answers them."""
@@ -46,7 +46,7 @@ def get_table(public_id):
 @bp.response(200, TableAnswer)
 @writes
 @bp.doc(operationId="update_table")
-@errors(403, 404, 413)
+@errors(403, 404, 413, 429)
 def update_table(data, public_id):
     """Change the table: name, currency label, notes, stake (from the next hand on: every hand keeps
     the stake it was played at), archive or restore it, delete it or bring it back within the undo
@@ -63,7 +63,7 @@ def update_table(data, public_id):
 @bp.response(200, TableAnswer)
 @writes
 @bp.doc(operationId="change_players")
-@errors(403, 404, 413)
+@errors(403, 404, 413, 429)
 def change_players(data, public_id):
     """Change who sits at the table between hands: the new players in seat order. A current or
     earlier player's name keeps that player (their total follows them; ``{"name", "was"}`` renames
@@ -79,7 +79,7 @@ def change_players(data, public_id):
 @bp.route("/tables/<public_id>/summary", methods=["GET"])
 @bp.response(200, SummaryAnswer)
 @bp.doc(operationId="table_summary")
-@errors(404)
+@errors(404, 429)
 def table_summary(public_id):
     """How the night went: standings, each player's figures, and the fewest transfers that square
     everyone (rounded to the cent and still adding up to zero). ETag per table revision
@@ -91,7 +91,7 @@ def table_summary(public_id):
 @bp.route("/tables/<public_id>/export", methods=["GET"])
 @bp.alt_response(200, schema=ExportAnswer, success=True)
 @bp.doc(operationId="export_table")
-@errors(404)
+@errors(404, 429, 503)
 def export_table(public_id):
     """The whole table as one JSON document (format version, rules, players, hands with their facts and
     stakes, the history of stakes and of changes, a checksum against corruption and this server's
@@ -107,7 +107,7 @@ def export_table(public_id):
 @bp.doc(operationId="import_table", requestBody={
     "required": True, "description": "A document from GET /tables/{public_id}/export, unchanged.",
     "content": {"application/json": {"schema": import_body_schema()}}})
-@errors(413)
+@errors(413, 429, 507)
 def import_table():
     """Recreate an exported table under a new id and edit token by replaying it: every hand is recorded
     as a new hand (the engine validates and settles its facts; points in the file that differ are
