@@ -394,7 +394,8 @@ LIMITED = {
 }
 
 
-# Reads that cost more than a page of hands (whole-table aggregates, exports, history pages).
+# Reads that cost more than a page of hands (whole-table aggregates, exports, history pages): a unit
+# when drawn (not for a 304: :func:`charge_heavy_read`), an export more by what it computes and sends.
 # The history pages are kept per table revision (companion/middleware/pagecache.py): their budget is spent
 # when a page is drawn (``pagecache.block(..., budget="heavy_read")``), not by every request — a
 # page served from the cache costs what the table page costs, and counting it would be a write.
@@ -426,7 +427,8 @@ def before_request() -> None:
     """A change to a table or hand (the "write" bucket) is counted with its commit, or after the
     request when it commits nothing; an address this worker already saw past the limit is refused
     here, before the body is read. Opening or importing a table is counted here, at once, and the
-    storage budget checked; an expensive read is counted at once."""
+    storage budget checked; an expensive read is refused here when this worker knows the address is
+    over, and counted when its answer is drawn (:func:`charge_heavy_read`)."""
     endpoint = request.endpoint or ""
     bucket = LIMITED.get(endpoint)
     if bucket in COUNTED_WITH_THE_COMMIT and request.method not in ("GET", "HEAD", "OPTIONS"):
@@ -440,6 +442,16 @@ def before_request() -> None:
         if bucket == "open_table":
             check_storage()
     elif endpoint in HEAVY_READS and request.method in ("GET", "HEAD"):
+        address = request.remote_addr or "unknown"  # counted when drawn (charge_heavy_read); refused here
+        if current_app.config.get("RATELIMIT_ENABLED", True) and _known_over("heavy_read", address):
+            _refuse("heavy_read", address)
+
+
+def charge_heavy_read() -> None:
+    """A heavy read's unit, spent when its answer is drawn, before anything is read: a client that holds
+    the answer already (a 304) costs nothing. Called by the one conditional answer
+    (:func:`companion.views.conditional.conditional`), which every endpoint of HEAVY_READS answers through."""
+    if request.endpoint in HEAVY_READS and request.method in ("GET", "HEAD"):
         check("heavy_read")
 
 

@@ -11,6 +11,7 @@ from flask import Response, current_app, g, request, session
 from flask_babel import get_locale
 
 from ..db.models import Table
+from ..middleware import ratelimit
 
 def table_etag(table: Table, kind: str, *parts) -> str:
     """The ETag of one answer about a table: its kind, the table's revision (every change to a table
@@ -39,6 +40,7 @@ def conditional(etag: str, answer, cache_control: str = "private, no-cache") -> 
     if request.if_none_match.contains(etag):
         response = Response(status=304)
     else:
+        ratelimit.charge_heavy_read()  # an expensive read pays its unit when drawn, never for a 304
         response = current_app.make_response(answer())
     response.set_etag(etag)
     response.headers["Cache-Control"] = cache_control
@@ -49,5 +51,6 @@ def review_page(table: Table, kind: str, answer, *parts):
     """A review page (score sheet, chart, summary, settle up, a hand's history), conditional on
     :func:`table_etag`. A page with a message waiting (flash) is drawn afresh, without an ETag."""
     if session.get("_flashes"):
+        ratelimit.charge_heavy_read()
         return answer()
     return conditional(table_etag(table, kind, "e" if g.get("can_edit") else "v", *parts), answer)

@@ -216,3 +216,24 @@ def test_no_address_takes_more_than_the_burst_and_the_refill(app_maker):
 
     with app.app_context():
         requests()
+
+
+@pytest.mark.parametrize("endpoint", sorted(ratelimit.HEAVY_READS))
+def test_every_expensive_read_pays_when_drawn_and_a_304_costs_nothing(app_maker, endpoint):
+    """Every endpoint of HEAVY_READS answers through the one conditional answer, which spends its
+    unit: a drawn answer costs at least one unit, the same answer revalidated (304) none, so phones that
+    share one address (a café's Wi-Fi) and look at the standings again are not held back."""
+    from flask import url_for
+
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (10**6, 10**9)}, HEAVY_READ_BURST=10**6)
+    client = app.test_client()
+    table = client.post("/api/v1/tables", json={"game": "gandengyan", "name": "x", "players": ["A", "B"]}).json
+    with app.test_request_context():
+        url = url_for(endpoint, public_id=table["id"])
+    key = "heavy_read:127.0.0.1"
+    first = client.get(url)
+    assert first.status_code == 200, (url, first.status_code)
+    drawn = _stored_count(app, key)
+    assert drawn >= 1000  # a unit, in thousandths
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and _stored_count(app, key) - drawn < 500  # nothing (it only leaks)

@@ -75,8 +75,9 @@ class Proxy:
         self.server.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def webkit():
+    """One WebKit (under its own Xvfb) for the module's tests: starting one takes seconds."""
     if not (DRIVER and XVFB and MINIBROWSER):
         if os.environ.get("CI"):
             pytest.fail("CI is set but " + MISSING)
@@ -193,3 +194,28 @@ def test_webkit_journey(webkit, live_server):
         hands = scoring.get_table(public_id)
         assert hands.hand_seq == 4
     print("kept by the back/forward cache:", kept)
+
+
+def test_webkit_shares_the_standings_as_a_picture(webkit, live_server):
+    """The share sheet path on an iPhone's engine (Chromium covers it too): on the summary page
+    "Share as picture" draws the standings on a WebKit canvas and hands the share sheet a PNG
+    (navigator.share/canShare stand in for the iPhone's, keeping the file for the test). The twin:
+    before the tap nothing was shared."""
+    import base64
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+    from test_share_picture import PLAYERS, SHARE_SHEET, check_picture, seed
+
+    public_id, _token = seed(live_server)
+    d = webkit
+    d.get(f"{live_server}/t/{public_id}/summary?lang=zh")
+    loaded(d, "#share-picture:not([hidden])")
+    d.execute_script(SHARE_SHEET)
+    assert d.execute_script("return window.__shared") is None
+    tap(d, "#share-picture")
+    shared = wait_for(d, "window.__shared", timeout=20)
+    assert shared["name"] == "standings.png" and shared["type"] == "image/png"
+    check_picture(base64.b64decode(shared["data"]), len(PLAYERS))
+    assert d.execute_script("return window.__errors") == []
