@@ -118,20 +118,21 @@ _MILLI = 1000  # the bucket's level is kept in thousandths of a unit (whole numb
 # One statement takes the units when they fit and returns the new level, or changes nothing and returns
 # no row when they do not (``DO UPDATE … WHERE``: the same SQL on SQLite >= 3.35 and PostgreSQL).
 # ``window_start`` holds the time the level was written (whole seconds); the level left now is the stored
-# one less ``:rate`` per second since (never below 0; a clock that went back leaks nothing).
+# one less ``:grant`` per ``:per`` seconds since, in whole thousandths (never below 0; a clock that went back
+# leaks nothing).
 _DRAW = text(
     'INSERT INTO rate_buckets ("key", window_start, "count") VALUES (:key, :now, :cost) '
     'ON CONFLICT ("key") DO UPDATE SET '
     '"count" = (CASE WHEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
-    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate > 0 '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :grant / :per > 0 '
     'THEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
-    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate ELSE 0 END) + excluded."count", '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :grant / :per ELSE 0 END) + excluded."count", '
     'window_start = CASE WHEN excluded.window_start > rate_buckets.window_start THEN excluded.window_start '
     'ELSE rate_buckets.window_start END '
     'WHERE (CASE WHEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
-    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate > 0 '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :grant / :per > 0 '
     'THEN rate_buckets."count" - (CASE WHEN excluded.window_start > rate_buckets.window_start '
-    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :rate ELSE 0 END) + excluded."count" <= :cap '
+    'THEN excluded.window_start - rate_buckets.window_start ELSE 0 END) * :grant / :per ELSE 0 END) + excluded."count" <= :cap '
     'RETURNING "count"')
 _LEVEL = text('SELECT "count", window_start FROM rate_buckets WHERE "key" = :key')
 
@@ -141,16 +142,19 @@ def draw(bucket: str, address: str, units: int = 1, now: float | None = None) ->
     until they will be (nothing taken). A cost larger than the whole bucket costs the whole bucket."""
     limit, per = _limit(bucket)
     cap = _burst(bucket) * _MILLI
-    rate = max(1, int(limit) * _MILLI // max(1, int(per)))  # thousandths of a unit per second
+    grant, per = max(1, int(limit)) * _MILLI, max(1, int(per))  # thousandths of a unit refilled per ``per`` s
     cost = min(cap, max(1, int(units)) * _MILLI)
     params = {"key": f"{bucket}:{address}"[:120], "now": int(now if now is not None else time.time()),
-              "cost": cost, "cap": cap, "rate": rate}
+              "cost": cost, "cap": cap, "grant": grant, "per": per}
     with _unsynced() as conn:
-        if conn.execute(_DRAW, params).first() is not None:
+        taken = conn.execute(_DRAW, params).first()
+        if taken is not None:
+            if taken[0] == cost:  # a new or drained bucket: forget the rows untouched for a day (as _count does)
+                conn.execute(_FORGET, {"before": params["now"] - 86400})
             return 0
         level, then = conn.execute(_LEVEL, params).one()
-    level = max(0, int(level) - max(0, params["now"] - int(then)) * rate)
-    return max(1, -(-(level + cost - cap) // rate))
+    level = max(0, int(level) - max(0, params["now"] - int(then)) * grant // per)
+    return max(1, -(-(level + cost - cap) * per // grant))
 
 
 def _burst(bucket: str) -> int:

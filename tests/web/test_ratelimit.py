@@ -237,3 +237,31 @@ def test_every_expensive_read_pays_when_drawn_and_a_304_costs_nothing(app_maker,
     assert drawn >= 1000  # a unit, in thousandths
     again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and _stored_count(app, key) - drawn < 500  # nothing (it only leaks)
+
+
+@pytest.mark.db
+def test_a_drained_bucket_forgets_the_rows_untouched_for_a_day(app_maker):
+    """The heavy reads' rows are cleared like the fixed windows' ones: a bucket that starts again
+    removes rows last written more than a day before; a row written within the day stays (the twin)."""
+    app = app_maker(RATELIMIT_ENABLED=True)
+    with app.app_context():
+        assert ratelimit.draw("heavy_read", "10.4.0.1", now=10**6) == 0
+        assert ratelimit.draw("heavy_read", "10.4.0.2", now=10**6 + 80_000) == 0
+        assert ratelimit.draw("heavy_read", "10.4.0.3", now=10**6 + 90_000) == 0  # new: forgets what is older
+    assert _stored_row(app, "heavy_read:10.4.0.2")
+    from companion.db.models import RateBucket
+    from companion.extensions import db
+    with app.app_context():
+        assert db.session.get(RateBucket, "heavy_read:10.4.0.1") is None
+
+
+@pytest.mark.db
+def test_a_slow_refill_says_its_wait_exactly(app_maker):
+    """One unit per 10 minutes: the wait after it is taken is 600 s, not a rounded rate's 1,000 s; the
+    twin: after 600 s the unit is back."""
+    app = app_maker(RATELIMIT_ENABLED=True, RATE_LIMITS={"heavy_read": (1, 600)})
+    with app.app_context():
+        assert ratelimit.draw("heavy_read", "10.5.0.1", now=5000) == 0
+        assert ratelimit.draw("heavy_read", "10.5.0.1", now=5000) == 600
+        assert 1 <= ratelimit.draw("heavy_read", "10.5.0.1", now=5599) <= 2  # whole thousandths of a unit
+        assert ratelimit.draw("heavy_read", "10.5.0.1", now=5600) == 0
