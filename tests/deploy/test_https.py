@@ -83,6 +83,19 @@ def test_gunicorn_keeps_a_connection_open_past_the_live_poll(deployment):
         conn.close()
 
 
+def logged(deployment, *patterns: str, timeout: float = 10.0) -> str:
+    """The upstream access log once every regex of ``patterns`` is in it (gunicorn writes a line after
+    the answer has gone out, so a busy machine may show it a moment later), or as it is at ``timeout``."""
+    import time
+
+    end = time.monotonic() + timeout
+    while True:
+        log = deployment.upstream_log.read_text()
+        if all(re.search(p, log, re.M) for p in patterns) or time.monotonic() > end:
+            return log
+        time.sleep(0.05)
+
+
 def test_the_access_log_and_the_rate_limits_see_the_phones_address(deployment):
     """Each phone its own address: 127.0.0.7 opens its 3 tables an hour (the test's limit), the 4th
     is refused even when it claims another address in X-Forwarded-For (nginx overwrites it);
@@ -96,7 +109,7 @@ def test_the_access_log_and_the_rate_limits_see_the_phones_address(deployment):
     status, answer = api_json(deployment, "POST", "/api/v1/tables", table, source="127.0.0.8")
     assert status == 201
     assert answer["urls"]["share"].startswith(deployment.url + "/t/")  # PUBLIC_URL, https
-    log = deployment.upstream_log.read_text()
+    log = logged(deployment, r"^\S+ 127\.0\.0\.8 POST /api/v1/tables 201 ")
     assert re.search(r"^\S+ 127\.0\.0\.7 POST /api/v1/tables 201 ", log, re.M), log
     assert re.search(r"^\S+ 127\.0\.0\.7 POST /api/v1/tables 429 ", log, re.M), log
     assert re.search(r"^\S+ 127\.0\.0\.8 POST /api/v1/tables 201 ", log, re.M), log
@@ -218,8 +231,12 @@ def test_nginx_refuses_a_flood_of_downloads_before_the_app(deployment):
     assert statuses[:10] == [200] * 10 and 429 in statuses[10:], statuses
     refused = next(answer for answer in answers if answer[0] == 429)
     assert int(refused[1]["retry-after"]) > 0
-    log = deployment.upstream_log.read_text()
-    assert len(re.findall(rf"^\S+ 127\.0\.0\.12 GET {re.escape(export)} ", log, re.M)) == statuses.count(200)
+    line = rf"^\S+ 127\.0\.0\.12 GET {re.escape(export)} "
+    end = time.monotonic() + 10  # gunicorn logs a line after the answer has gone out
+    while len(re.findall(line, log := deployment.upstream_log.read_text(), re.M)) < statuses.count(200) \
+            and time.monotonic() < end:
+        time.sleep(0.05)
+    assert len(re.findall(line, log, re.M)) == statuses.count(200)
     assert deployment.request("GET", export, source="127.0.0.13")[0] == 200  # another address
     assert [deployment.request("GET", f"/t/{table['id']}/state", source="127.0.0.12")[0]
             for _ in range(14)] == [200] * 14  # the twin: the live poll is not limited
